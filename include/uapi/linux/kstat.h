@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR MIT) */
+/*
+ * kstat: CPU time, IRQ and softirq counters over generic netlink.
+ *
+ * This header is the protocol manual: every command, attribute, unit and
+ * error a client can meet is described here.
+ *
+ * Family
+ * ======
+ * Generic netlink family "kstat" (KSTAT_FAMILY_NAME), version 1.  Requests
+ * are validated strictly: reserved genl header bytes must be zero, unknown
+ * attributes and unknown nlmsg flags are rejected, every attribute has an
+ * exact type and length, and every rejection carries an extended-ACK message
+ * (set NETLINK_EXT_ACK on the socket to read it).  Anyone may read: the
+ * same counters are world-readable in /proc.
+ *
+ * Units
+ * =====
+ * - CPU times are u64 nanoseconds.
+ * - IRQ and softirq counts are u64 attributes.  The kernel keeps per-CPU IRQ
+ *   and softirq counters in 32-bit variables, so each per-CPU count wraps at
+ *   2^32.  An IRQ's total (KSTAT_A_IRQ_COUNT) is the kernel's own
+ *   kstat_irqs() value, which is 32 bits too and wraps exactly like the
+ *   numbers in /proc/interrupts and /proc/stat's "intr" line.  Per-CPU
+ *   arrays (KSTAT_A_*_PERCPU) are arrays of __u32 in host byte order.
+ *
+ * Per-CPU arrays
+ * ==============
+ * A per-CPU array holds one __u32 per CPU id, for every CPU id from the
+ * request's KSTAT_A_SEL_CPU_FIRST (default 0) to KSTAT_A_SEL_CPU_LAST
+ * (default: the highest possible CPU id), offline CPUs included.  Element i belongs to CPU
+ * id (first + i).  Which CPUs are online is reported separately in
+ * KSTAT_A_ONLINE_CPUS, a bitmap of bytes, bit (cpu % 8) of byte (cpu / 8).
+ *
+ * Commands
+ * ========
+ * KSTAT_CMD_CPU_GET
+ *   do:    optional KSTAT_A_SEL_CPU.  Reply: one KSTAT_A_CPU nest for that
+ *          CPU, or without KSTAT_A_SEL_CPU the sum over all possible CPUs
+ *          (the "cpu" line of /proc/stat; the nest then has no
+ *          KSTAT_A_CPU_ID).  Errors: EINVAL "CPU out of range" when the id
+ *          is not a possible CPU.
+ *   dump:  no attributes.  One message with one KSTAT_A_CPU nest per online
+ *          CPU (the "cpuN" lines of /proc/stat).
+ *   Idle and iowait follow /proc/stat: the NO_HZ idle accounting
+ *   (get_cpu_idle_time_us / get_cpu_iowait_time_us) for online CPUs where
+ *   it is valid, the tick-based kernel_cpustat value otherwise.
+ *
+ * KSTAT_CMD_IRQ_GET
+ *   do:    KSTAT_A_SEL_IRQ (required), optional KSTAT_A_SEL_FLAGS,
+ *          KSTAT_A_SEL_CPU_FIRST, KSTAT_A_SEL_CPU_LAST.  Reply: one
+ *          KSTAT_A_IRQ nest.
+ *          Errors: ENOENT "no such IRQ" when the number has no descriptor.
+ *   dump:  optional selection: KSTAT_A_SEL_IRQ_FIRST / KSTAT_A_SEL_IRQ_LAST
+ *          (a range) or KSTAT_A_SEL_IRQ_LIST (an array of __u32 IRQ numbers;
+ *          not both), KSTAT_A_SEL_FLAGS, KSTAT_A_SEL_CPU_FIRST,
+ *          KSTAT_A_SEL_CPU_LAST.
+ *          Replies: messages each carrying one or more KSTAT_A_IRQ nests,
+ *          every selected IRQ exactly once, in the order selected.  IRQ
+ *          numbers without a descriptor are skipped (a listed number without
+ *          a descriptor is simply absent).  The last message of the dump
+ *          carries KSTAT_A_INTR_SUM, KSTAT_A_NR_IRQS, KSTAT_A_ONLINE_CPUS and,
+ *          with KSTAT_F_ARCH, the KSTAT_A_ARCH nests.  If the set of IRQ
+ *          descriptors in the selection changes during the dump, the
+ *          messages after the change carry NLM_F_DUMP_INTR: start again.
+ *   Only what is asked for is computed: IRQs outside the selection are not
+ *   looked at, per-CPU counts are read only with KSTAT_F_PERCPU, names are
+ *   formatted only with KSTAT_F_META.
+ *
+ * KSTAT_CMD_SOFTIRQ_GET
+ *   do:    optional KSTAT_A_SEL_FLAGS (KSTAT_F_PERCPU), KSTAT_A_SEL_CPU_FIRST,
+ *          KSTAT_A_SEL_CPU_LAST.  Reply: one KSTAT_A_SOFTIRQ nest per vector
+ *          (NR_SOFTIRQS of them, in vector order) and KSTAT_A_ONLINE_CPUS.
+ *
+ * What kstat does not report (x86, built as a module)
+ * ===================================================
+ * /proc/interrupts' ERR, MIS, MCE and MCP rows come from irq_err_count,
+ * irq_mis_count, mce_exception_count and mce_poll_count, which the kernel
+ * does not export to modules.  kstat leaves those rows out rather than guess
+ * them, and KSTAT_A_INTR_SUM (the "intr" total of /proc/stat) excludes them:
+ * it is the sum over all CPUs of every IRQ descriptor's count plus the arch
+ * counters kstat does report.  On a healthy machine those four are zero and
+ * the totals agree.
+ */
+#ifndef _UAPI_LINUX_KSTAT_H
+#define _UAPI_LINUX_KSTAT_H
+
+#define KSTAT_FAMILY_NAME		"kstat"
+#define KSTAT_FAMILY_VERSION		1
+
+/* Multicast group for periodic summaries (see the summary commands). */
+#define KSTAT_MCGRP_SUMMARY_NAME	"summary"
+
+enum kstat_cmd {
+	KSTAT_CMD_UNSPEC,
+	KSTAT_CMD_CPU_GET,
+	KSTAT_CMD_IRQ_GET,
+	KSTAT_CMD_SOFTIRQ_GET,
+
+	__KSTAT_CMD_MAX,
+	KSTAT_CMD_MAX = __KSTAT_CMD_MAX - 1
+};
+
+/* KSTAT_A_SEL_FLAGS bits: what a request wants besides totals. */
+enum kstat_flags {
+	KSTAT_F_PERCPU	= 1U << 0,	/* per-CPU counts (KSTAT_A_*_PERCPU) */
+	KSTAT_F_META	= 1U << 1,	/* IRQ chip, hwirq, trigger, actions */
+	KSTAT_F_ARCH	= 1U << 2,	/* arch counters (IRQ_GET dumps) */
+};
+
+#define KSTAT_F_ALL	(KSTAT_F_PERCPU | KSTAT_F_META | KSTAT_F_ARCH)
+
+/* The longest KSTAT_A_SEL_IRQ_LIST, in IRQ numbers. */
+#define KSTAT_IRQ_LIST_MAX	8192
+
+/* Top-level attributes, in requests and replies. */
+enum kstat_attr {
+	KSTAT_A_UNSPEC,
+	KSTAT_A_PAD,
+
+	/* request selection */
+	KSTAT_A_SEL_CPU,	/* u32: CPU_GET do, the CPU to report */
+	KSTAT_A_SEL_IRQ,	/* u32: IRQ_GET do, the IRQ to report */
+	KSTAT_A_SEL_IRQ_FIRST,	/* u32: IRQ_GET dump, first IRQ of a range */
+	KSTAT_A_SEL_IRQ_LAST,	/* u32: IRQ_GET dump, last IRQ (inclusive) */
+	KSTAT_A_SEL_IRQ_LIST,	/* binary: __u32[], IRQs to dump, at most
+				 * KSTAT_IRQ_LIST_MAX
+				 */
+	KSTAT_A_SEL_CPU_FIRST,	/* u32: first CPU of per-CPU arrays */
+	KSTAT_A_SEL_CPU_LAST,	/* u32: last CPU of per-CPU arrays (inclusive) */
+	KSTAT_A_SEL_FLAGS,	/* u32: KSTAT_F_* */
+
+	/* replies */
+	KSTAT_A_CPU,		/* nest: enum kstat_cpu_attr */
+	KSTAT_A_IRQ,		/* nest: enum kstat_irq_attr */
+	KSTAT_A_SOFTIRQ,	/* nest: enum kstat_softirq_attr */
+	KSTAT_A_ARCH,		/* nest: enum kstat_arch_attr */
+	KSTAT_A_INTR_SUM,	/* u64: /proc/stat "intr" total (see above) */
+	KSTAT_A_NR_IRQS,	/* u32: the kernel's nr_irqs */
+	KSTAT_A_ONLINE_CPUS,	/* binary: bitmap of online CPUs */
+
+	__KSTAT_A_MAX,
+	KSTAT_A_MAX = __KSTAT_A_MAX - 1
+};
+
+/* KSTAT_A_CPU: CPU time of one CPU, or of all, in nanoseconds. */
+enum kstat_cpu_attr {
+	KSTAT_A_CPU_UNSPEC,
+	KSTAT_A_CPU_PAD,
+	KSTAT_A_CPU_ID,		/* u32: CPU id; absent in the all-CPU sum */
+	KSTAT_A_CPU_USER,	/* u64 ns */
+	KSTAT_A_CPU_NICE,	/* u64 ns */
+	KSTAT_A_CPU_SYSTEM,	/* u64 ns */
+	KSTAT_A_CPU_IDLE,	/* u64 ns */
+	KSTAT_A_CPU_IOWAIT,	/* u64 ns */
+	KSTAT_A_CPU_IRQ,	/* u64 ns */
+	KSTAT_A_CPU_SOFTIRQ,	/* u64 ns */
+	KSTAT_A_CPU_STEAL,	/* u64 ns */
+	KSTAT_A_CPU_GUEST,	/* u64 ns */
+	KSTAT_A_CPU_GUEST_NICE,	/* u64 ns */
+
+	__KSTAT_A_CPU_MAX,
+	KSTAT_A_CPU_MAX = __KSTAT_A_CPU_MAX - 1
+};
+
+/* KSTAT_A_IRQ: one IRQ descriptor. */
+enum kstat_irq_attr {
+	KSTAT_A_IRQ_UNSPEC,
+	KSTAT_A_IRQ_PAD,
+	KSTAT_A_IRQ_ID,		/* u32: IRQ number */
+	KSTAT_A_IRQ_COUNT,	/* u64: total, as kstat_irqs() (wraps at 2^32) */
+	KSTAT_A_IRQ_PERCPU,	/* binary: __u32[] per CPU (KSTAT_F_PERCPU) */
+	KSTAT_A_IRQ_CHIP,	/* string: irq chip name (KSTAT_F_META) */
+	KSTAT_A_IRQ_HWIRQ,	/* u64: hardware IRQ number, when the IRQ has
+				 * a domain (KSTAT_F_META)
+				 */
+	KSTAT_A_IRQ_LEVEL,	/* u8: 1 level-triggered, 0 edge (KSTAT_F_META) */
+	KSTAT_A_IRQ_NAME,	/* string: flow handler name, e.g. "edge"; absent
+				 * when the descriptor has none (KSTAT_F_META)
+				 */
+	KSTAT_A_IRQ_ACTION,	/* string, repeated: action names in order
+				 * (KSTAT_F_META)
+				 */
+
+	__KSTAT_A_IRQ_MAX,
+	KSTAT_A_IRQ_MAX = __KSTAT_A_IRQ_MAX - 1
+};
+
+/* KSTAT_A_SOFTIRQ: one softirq vector. */
+enum kstat_softirq_attr {
+	KSTAT_A_SOFTIRQ_UNSPEC,
+	KSTAT_A_SOFTIRQ_PAD,
+	KSTAT_A_SOFTIRQ_VEC,	/* u32: vector number */
+	KSTAT_A_SOFTIRQ_NAME,	/* string: "HI", "TIMER", ... as /proc/softirqs */
+	KSTAT_A_SOFTIRQ_COUNT,	/* u64: sum over possible CPUs */
+	KSTAT_A_SOFTIRQ_PERCPU,	/* binary: __u32[] per CPU (KSTAT_F_PERCPU) */
+
+	__KSTAT_A_SOFTIRQ_MAX,
+	KSTAT_A_SOFTIRQ_MAX = __KSTAT_A_SOFTIRQ_MAX - 1
+};
+
+/*
+ * KSTAT_A_ARCH: one architecture counter row of /proc/interrupts (on x86
+ * NMI, LOC, SPU, PMI, IWI, RTR, RES, CAL, TLB, TRM, THR, DFR, HYP, ...).
+ */
+enum kstat_arch_attr {
+	KSTAT_A_ARCH_UNSPEC,
+	KSTAT_A_ARCH_PAD,
+	KSTAT_A_ARCH_NAME,	/* string: row label, e.g. "NMI" */
+	KSTAT_A_ARCH_DESC,	/* string: row description */
+	KSTAT_A_ARCH_COUNT,	/* u64: sum over possible CPUs */
+	KSTAT_A_ARCH_PERCPU,	/* binary: __u32[] per CPU (KSTAT_F_PERCPU) */
+
+	__KSTAT_A_ARCH_MAX,
+	KSTAT_A_ARCH_MAX = __KSTAT_A_ARCH_MAX - 1
+};
+
+#endif /* _UAPI_LINUX_KSTAT_H */

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kstat: CPU time, IRQ and softirq counters over generic netlink.
+ *
+ * /proc/stat and /proc/interrupts make every reader pay for every counter,
+ * formatted as text, on every read.  kstat lets a reader ask for exactly
+ * the counters it needs, in binary.  The protocol is described in
+ * include/uapi/linux/kstat.h.
+ */
+#include <linux/module.h>
+#include <net/genetlink.h>
+
+#include "kstat.h"
+
+static int __init kstat_init(void)
+{
+	return kstat_netlink_init();
+}
+
+static void __exit kstat_exit(void)
+{
+	kstat_netlink_exit();
+}
+
+module_init(kstat_init);
+module_exit(kstat_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("CPU time, IRQ and softirq counters over generic netlink");
+MODULE_ALIAS_GENL_FAMILY(KSTAT_FAMILY_NAME);

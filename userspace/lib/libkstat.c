@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libkstat: the request side.  Opens a generic netlink socket to the
+ * "kstat" family, sends GET requests built from a struct kstat_filter and
+ * collects the replies with the parsers in parse.c.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
+
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/family.h>
+#include <netlink/genl/genl.h>
+#include <netlink/netlink.h>
+
+#include "libkstat.h"
+#include "internal.h"
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+
+/* How often a dump is retried when the IRQ set changes under it. */
+#define KSTAT_DUMP_RETRIES	5
+
+struct kstat_handle {
+	struct nl_sock *sk;
+	int family;
+	unsigned int version;
+	char errmsg[256];
+};
+
+static void kstat_set_error(struct kstat_handle *h, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(h->errmsg, sizeof(h->errmsg), fmt, ap);
+	va_end(ap);
+}
+
+const char *kstat_last_error(const struct kstat_handle *h)
+{
+	return h ? h->errmsg : "no handle";
+}
+
+unsigned int kstat_family_version(const struct kstat_handle *h)
+{
+	return h->version;
+}
+
+/* libnl's codes, back to the errnos our API promises. */
+static int kstat_nlerr_to_errno(int nlerr)
+{
+	switch (abs(nlerr)) {
+	case NLE_NOMEM:		return ENOBUFS;	/* also a socket overrun */
+	case NLE_DUMP_INTR:	return EINTR;
+	case NLE_OBJ_NOTFOUND:	return ENOENT;
+	case NLE_PERM:		return EPERM;
+	case NLE_INVAL:		return EINVAL;
+	case NLE_MSG_TRUNC:	return EMSGSIZE;
+	case NLE_MSGTYPE_NOSUPPORT:
+	case NLE_OPNOTSUPP:	return EOPNOTSUPP;
+	default:		return EIO;
+	}
+}
+
+static int kstat_set_socket_options(struct nl_sock *sk)
+{
+	int fd = nl_socket_get_fd(sk), one = 1;
+
+	/* Ask for the kernel's error text, and not for our request back. */
+	if (setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one)) ||
+	    setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one)))
+		return -errno;
+	return 0;
+}
+
+static int kstat_resolve_family(struct kstat_handle *h)
+{
+	struct nl_cache *cache = NULL;
+	struct genl_family *fam;
+	int err;
+
+	err = genl_ctrl_alloc_cache(h->sk, &cache);
+	if (err < 0) {
+		kstat_set_error(h, "cannot query generic netlink: %s",
+				nl_geterror(err));
+		return -kstat_nlerr_to_errno(err);
+	}
+	fam = genl_ctrl_search_by_name(cache, KSTAT_FAMILY_NAME);
+	if (!fam) {
+		nl_cache_free(cache);
+		kstat_set_error(h, "the kstat kernel module is not loaded (try: modprobe kstat)");
+		return -ENOENT;
+	}
+	h->family = genl_family_get_id(fam);
+	h->version = genl_family_get_version(fam);
+	genl_family_put(fam);
+	nl_cache_free(cache);
+	return 0;
+}
+
+int kstat_open(struct kstat_handle **hp)
+{
+	struct kstat_handle *h;
+	int err;
+
+	*hp = NULL;
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	h->sk = nl_socket_alloc();
+	if (!h->sk) {
+		free(h);
+		return -ENOMEM;
+	}
+	err = genl_connect(h->sk);
+	if (err < 0) {
+		err = -kstat_nlerr_to_errno(err);
+		goto fail;
+	}
+	err = kstat_set_socket_options(h->sk);
+	if (!err)
+		err = kstat_resolve_family(h);
+	if (err)
+		goto fail;
+	*hp = h;
+	return 0;
+fail:
+	nl_socket_free(h->sk);
+	free(h);
+	return err;
+}
+
+void kstat_close(struct kstat_handle *h)
+{
+	if (!h)
+		return;
+	nl_socket_free(h->sk);
+	free(h);
+}
+
+/* ---- one request, its replies and its ACK ---- */
+
+struct kstat_xfer {
+	struct kstat_handle *h;
+	int (*parse)(const struct nlmsghdr *nlh, void *out);
+	void *out;
+	int err;	/* first error: kernel's errno or a parser's */
+	int done;
+};
+
+/*
+ * The kernel's extack text follows the (capped) request echoed in an
+ * error message, when NLM_F_ACK_TLVS says it is there.
+ */
+static void kstat_read_extack(struct kstat_handle *h, const struct nlmsgerr *e)
+{
+	const struct nlmsghdr *nlh = (const void *)((const char *)e - NLMSG_HDRLEN);
+	size_t payload = nlh->nlmsg_len - NLMSG_HDRLEN, off = sizeof(*e);
+	struct nlattr *msg;
+
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS) || payload < off)
+		return;
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		off += e->msg.nlmsg_len - NLMSG_HDRLEN;
+	if (off >= payload)
+		return;
+	msg = nla_find((struct nlattr *)((char *)e + NLMSG_ALIGN(off)),
+		       payload - NLMSG_ALIGN(off), NLMSGERR_ATTR_MSG);
+	if (msg && nla_len(msg) > 0 &&
+	    memchr(nla_data(msg), '\0', nla_len(msg)))
+		kstat_set_error(h, "%s", (const char *)nla_data(msg));
+}
+
+static int kstat_on_error(struct sockaddr_nl *nla, struct nlmsgerr *e,
+			  void *arg)
+{
+	struct kstat_xfer *x = arg;
+
+	(void)nla;
+	x->done = 1;
+	if (!x->err) {
+		x->err = e->error < 0 ? e->error : -EPROTO;
+		kstat_set_error(x->h, "%s", strerror(-x->err));
+		kstat_read_extack(x->h, e);
+	}
+	return NL_STOP;
+}
+
+static int kstat_on_valid(struct nl_msg *msg, void *arg)
+{
+	struct kstat_xfer *x = arg;
+	int err;
+
+	if (x->err)
+		return NL_SKIP;
+	err = x->parse(nlmsg_hdr(msg), x->out);
+	if (err) {
+		x->err = err;
+		kstat_set_error(x->h, "malformed reply from the kernel: %s",
+				strerror(-err));
+	}
+	return NL_OK;
+}
+
+static int kstat_on_done(struct nl_msg *msg, void *arg)
+{
+	struct kstat_xfer *x = arg;
+
+	(void)msg;
+	x->done = 1;
+	return NL_STOP;
+}
+
+static int kstat_put_filter(struct nl_msg *msg, const struct kstat_filter *f)
+{
+	if (f->irq_first > UINT32_MAX || f->irq_last > UINT32_MAX ||
+	    f->cpu_first > UINT32_MAX || f->cpu_last > UINT32_MAX)
+		return -EINVAL;
+	if ((f->flags && nla_put_u32(msg, KSTAT_A_SEL_FLAGS, f->flags)) ||
+	    (f->cpu_first >= 0 &&
+	     nla_put_u32(msg, KSTAT_A_SEL_CPU_FIRST, f->cpu_first)) ||
+	    (f->cpu_last >= 0 &&
+	     nla_put_u32(msg, KSTAT_A_SEL_CPU_LAST, f->cpu_last)) ||
+	    (f->irq_first >= 0 &&
+	     nla_put_u32(msg, KSTAT_A_SEL_IRQ_FIRST, f->irq_first)) ||
+	    (f->irq_last >= 0 &&
+	     nla_put_u32(msg, KSTAT_A_SEL_IRQ_LAST, f->irq_last)) ||
+	    (f->irqs && nla_put(msg, KSTAT_A_SEL_IRQ_LIST,
+				f->nr_irqs * sizeof(uint32_t), f->irqs)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+struct kstat_req {
+	uint8_t cmd;
+	int dump;
+	int64_t cpu;			/* KSTAT_A_SEL_CPU when >= 0 */
+	int64_t irq;			/* KSTAT_A_SEL_IRQ when >= 0 */
+	const struct kstat_filter *filter;
+};
+
+static struct nl_msg *kstat_build(struct kstat_handle *h,
+				  const struct kstat_req *r)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+	int err = 0;
+
+	if (!msg)
+		return NULL;
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, h->family, 0,
+			 r->dump ? NLM_F_DUMP : 0, r->cmd,
+			 KSTAT_FAMILY_VERSION))
+		err = -EMSGSIZE;
+	if (!err && r->cpu >= 0)
+		err = nla_put_u32(msg, KSTAT_A_SEL_CPU, r->cpu);
+	if (!err && r->irq >= 0)
+		err = nla_put_u32(msg, KSTAT_A_SEL_IRQ, r->irq);
+	if (!err && r->filter)
+		err = kstat_put_filter(msg, r->filter);
+	if (err) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+static int kstat_xfer_once(struct kstat_handle *h, const struct kstat_req *r,
+			   int (*parse)(const struct nlmsghdr *, void *),
+			   void *out)
+{
+	struct kstat_xfer x = { .h = h, .parse = parse, .out = out };
+	struct nl_msg *msg;
+	struct nl_cb *cb;
+	int ret;
+
+	msg = kstat_build(h, r);
+	if (!msg) {
+		kstat_set_error(h, "cannot build the request (bad filter?)");
+		return -EINVAL;
+	}
+	cb = nl_cb_alloc(NL_CB_CUSTOM);
+	if (!cb) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, kstat_on_valid, &x);
+	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, kstat_on_done, &x);
+	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, kstat_on_done, &x);
+	nl_cb_err(cb, NL_CB_CUSTOM, kstat_on_error, &x);
+
+	ret = nl_send_auto(h->sk, msg);
+	nlmsg_free(msg);
+	while (ret >= 0 && !x.done)
+		ret = nl_recvmsgs(h->sk, cb);
+	nl_cb_put(cb);
+
+	if (x.err)
+		return x.err;
+	if (ret < 0) {
+		kstat_set_error(h, "netlink: %s", nl_geterror(ret));
+		return -kstat_nlerr_to_errno(ret);
+	}
+	return 0;
+}
+
+/* A dump that saw the selected IRQ set change is thrown away and redone. */
+static int kstat_xfer(struct kstat_handle *h, const struct kstat_req *r,
+		      int (*parse)(const struct nlmsghdr *, void *),
+		      void (*reset)(void *), void *out)
+{
+	int err, tries = 0;
+
+	h->errmsg[0] = '\0';
+	do {
+		if (tries)
+			reset(out);
+		err = kstat_xfer_once(h, r, parse, out);
+	} while (err == -EINTR && r->dump && ++tries < KSTAT_DUMP_RETRIES);
+	if (err == -EINTR && r->dump)
+		kstat_set_error(h, "the IRQ set kept changing during the dump; try again");
+	return err;
+}
+
+/* ---- typed calls ---- */
+
+static int parse_cpu(const struct nlmsghdr *nlh, void *out)
+{
+	return kstat_parse_cpu_msg(nlh, out);
+}
+
+static int parse_irq(const struct nlmsghdr *nlh, void *out)
+{
+	return kstat_parse_irq_msg(nlh, out);
+}
+
+static int parse_softirq(const struct nlmsghdr *nlh, void *out)
+{
+	return kstat_parse_softirq_msg(nlh, out);
+}
+
+static void reset_cpu(void *l)
+{
+	kstat_cpu_list_clear(l);
+}
+
+static void reset_irq(void *l)
+{
+	kstat_irq_list_clear(l);
+}
+
+static void reset_softirq(void *l)
+{
+	kstat_softirq_list_clear(l);
+}
+
+int kstat_cpu_get(struct kstat_handle *h, int cpu, struct kstat_cputime *out)
+{
+	struct kstat_req r = { .cmd = KSTAT_CMD_CPU_GET, .cpu = cpu, .irq = -1 };
+	struct kstat_cpu_list l = { 0 };
+	int err;
+
+	err = kstat_xfer(h, &r, parse_cpu, reset_cpu, &l);
+	if (!err && l.nr != 1) {
+		kstat_set_error(h, "malformed reply from the kernel: %zu CPUs",
+				l.nr);
+		err = -EBADMSG;
+	}
+	if (!err)
+		*out = l.cpus[0];
+	kstat_cpu_list_clear(&l);
+	return err;
+}
+
+int kstat_cpu_list_get(struct kstat_handle *h, struct kstat_cpu_list **out)
+{
+	struct kstat_req r = { .cmd = KSTAT_CMD_CPU_GET, .dump = 1,
+			       .cpu = -1, .irq = -1 };
+	struct kstat_cpu_list *l = calloc(1, sizeof(*l));
+	int err;
+
+	*out = NULL;
+	if (!l)
+		return -ENOMEM;
+	err = kstat_xfer(h, &r, parse_cpu, reset_cpu, l);
+	if (err) {
+		kstat_cpu_list_free(l);
+		return err;
+	}
+	*out = l;
+	return 0;
+}
+
+/* The CPU id of percpu[0] in replies to @f. */
+static uint32_t kstat_filter_cpu_first(const struct kstat_filter *f)
+{
+	return f->cpu_first >= 0 ? f->cpu_first : 0;
+}
+
+static int kstat_irq_request(struct kstat_handle *h, struct kstat_req *r,
+			     struct kstat_irq_list **out)
+{
+	struct kstat_irq_list *l = calloc(1, sizeof(*l));
+	int err;
+
+	*out = NULL;
+	if (!l)
+		return -ENOMEM;
+	err = kstat_xfer(h, r, parse_irq, reset_irq, l);
+	if (err) {
+		kstat_irq_list_free(l);
+		return err;
+	}
+	l->cpu_first = kstat_filter_cpu_first(r->filter);
+	*out = l;
+	return 0;
+}
+
+int kstat_irq_list_get(struct kstat_handle *h, const struct kstat_filter *f,
+		       struct kstat_irq_list **out)
+{
+	struct kstat_filter none = KSTAT_FILTER_INIT;
+	struct kstat_req r = { .cmd = KSTAT_CMD_IRQ_GET, .dump = 1,
+			       .cpu = -1, .irq = -1, .filter = f ? f : &none };
+
+	return kstat_irq_request(h, &r, out);
+}
+
+int kstat_irq_get(struct kstat_handle *h, uint32_t irq,
+		  const struct kstat_filter *f, struct kstat_irq_list **out)
+{
+	struct kstat_filter none = KSTAT_FILTER_INIT;
+	struct kstat_req r = { .cmd = KSTAT_CMD_IRQ_GET, .cpu = -1,
+			       .irq = irq, .filter = f ? f : &none };
+
+	return kstat_irq_request(h, &r, out);
+}
+
+int kstat_softirq_get(struct kstat_handle *h, const struct kstat_filter *f,
+		      struct kstat_softirq_list **out)
+{
+	struct kstat_filter none = KSTAT_FILTER_INIT;
+	struct kstat_req r = { .cmd = KSTAT_CMD_SOFTIRQ_GET, .cpu = -1,
+			       .irq = -1, .filter = f ? f : &none };
+	struct kstat_softirq_list *l = calloc(1, sizeof(*l));
+	int err;
+
+	*out = NULL;
+	if (!l)
+		return -ENOMEM;
+	err = kstat_xfer(h, &r, parse_softirq, reset_softirq, l);
+	if (err) {
+		kstat_softirq_list_free(l);
+		return err;
+	}
+	l->cpu_first = kstat_filter_cpu_first(r.filter);
+	*out = l;
+	return 0;
+}

@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libkstat: reply parsers.  Every length is checked against its type
+ * before it is read; attributes a newer kernel adds are skipped, so old
+ * clients keep working.  A reply that breaks the protocol is -EBADMSG.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+
+#include <netlink/attr.h>
+#include <netlink/msg.h>
+
+#include "libkstat.h"
+#include "internal.h"
+
+static const char *const kstat_cputime_names[KSTAT_CPUTIME_NR] = {
+	"user", "nice", "system", "idle", "iowait",
+	"irq", "softirq", "steal", "guest", "guest_nice",
+};
+
+const char *kstat_cputime_name(enum kstat_cputime_field f)
+{
+	return (unsigned int)f < KSTAT_CPUTIME_NR ? kstat_cputime_names[f] : NULL;
+}
+
+int kstat_cpu_is_online(const uint8_t *online, size_t len, unsigned int cpu)
+{
+	return online && cpu / 8 < len && (online[cpu / 8] >> (cpu % 8)) & 1;
+}
+
+/* ---- checked attribute access ---- */
+
+static int get_u8(const struct nlattr *a, uint8_t *v)
+{
+	if (nla_len(a) != sizeof(*v))
+		return -EBADMSG;
+	memcpy(v, nla_data(a), sizeof(*v));
+	return 0;
+}
+
+static int get_u32(const struct nlattr *a, uint32_t *v)
+{
+	if (nla_len(a) != sizeof(*v))
+		return -EBADMSG;
+	memcpy(v, nla_data(a), sizeof(*v));
+	return 0;
+}
+
+static int get_u64(const struct nlattr *a, uint64_t *v)
+{
+	if (nla_len(a) != sizeof(*v))
+		return -EBADMSG;
+	memcpy(v, nla_data(a), sizeof(*v));
+	return 0;
+}
+
+/* A NUL-terminated string attribute, copied; replaces *out. */
+static int get_str(const struct nlattr *a, char **out)
+{
+	int len = nla_len(a);
+	char *s;
+
+	if (len < 1 || !memchr(nla_data(a), '\0', len))
+		return -EBADMSG;
+	s = strdup(nla_data(a));
+	if (!s)
+		return -ENOMEM;
+	free(*out);
+	*out = s;
+	return 0;
+}
+
+/* A __u32[] per-CPU array, copied; replaces *out. */
+static int get_percpu(const struct nlattr *a, uint32_t **out, uint32_t *nr)
+{
+	int len = nla_len(a);
+	uint32_t *arr;
+
+	if (len % sizeof(uint32_t))
+		return -EBADMSG;
+	arr = malloc(len ? len : 1);
+	if (!arr)
+		return -ENOMEM;
+	memcpy(arr, nla_data(a), len);
+	free(*out);
+	*out = arr;
+	*nr = len / sizeof(uint32_t);
+	return 0;
+}
+
+static int get_bytes(const struct nlattr *a, uint8_t **out, size_t *len)
+{
+	uint8_t *p = malloc(nla_len(a) ? nla_len(a) : 1);
+
+	if (!p)
+		return -ENOMEM;
+	memcpy(p, nla_data(a), nla_len(a));
+	free(*out);
+	*out = p;
+	*len = nla_len(a);
+	return 0;
+}
+
+/*
+ * Make room for element @nr in a growing array.  Capacity is implicit:
+ * the array is resized whenever @nr reaches a power of two.
+ */
+static int grow(void **arr, size_t nr, size_t size)
+{
+	size_t cap = nr < 8 ? 8 : nr * 2;
+	void *p;
+
+	if (nr && (nr < 8 || (nr & (nr - 1))))
+		return 0;
+	if (cap > SIZE_MAX / size)
+		return -ENOMEM;
+	p = realloc(*arr, cap * size);
+	if (!p)
+		return -ENOMEM;
+	memset((char *)p + nr * size, 0, (cap - nr) * size);
+	*arr = p;
+	return 0;
+}
+
+/* The attributes after the genl header, or -EBADMSG if there is no room. */
+static int msg_attrs(const struct nlmsghdr *nlh, struct nlattr **head, int *len)
+{
+	if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
+		return -EBADMSG;
+	*head = (struct nlattr *)((char *)NLMSG_DATA(nlh) + GENL_HDRLEN);
+	*len = nlh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
+	return 0;
+}
+
+/* ---- CPU ---- */
+
+static int parse_cpu_nest(const struct nlattr *nest, struct kstat_cputime *c)
+{
+	struct nlattr *a;
+	uint32_t cpu = 0;
+	int rem, t, err = 0;
+
+	c->cpu = -1;
+	nla_for_each_nested(a, nest, rem) {
+		t = nla_type(a);
+		if (t == KSTAT_A_CPU_ID) {
+			err = get_u32(a, &cpu);
+			if (!err && cpu > INT32_MAX)
+				err = -EBADMSG;
+			c->cpu = cpu;
+		} else if (t >= KSTAT_A_CPU_USER && t <= KSTAT_A_CPU_GUEST_NICE) {
+			err = get_u64(a, &c->ns[t - KSTAT_A_CPU_USER]);
+		}
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int kstat_parse_cpu_msg(const struct nlmsghdr *nlh, struct kstat_cpu_list *l)
+{
+	struct nlattr *head, *a;
+	int len, rem, err;
+
+	err = msg_attrs(nlh, &head, &len);
+	if (err)
+		return err;
+	nla_for_each_attr(a, head, len, rem) {
+		if (nla_type(a) != KSTAT_A_CPU)
+			continue;
+		err = grow((void **)&l->cpus, l->nr, sizeof(*l->cpus));
+		if (err)
+			return err;
+		err = parse_cpu_nest(a, &l->cpus[l->nr]);
+		if (err)
+			return err;
+		l->nr++;
+	}
+	return 0;
+}
+
+void kstat_cpu_list_clear(struct kstat_cpu_list *l)
+{
+	free(l->cpus);
+	memset(l, 0, sizeof(*l));
+}
+
+void kstat_cpu_list_free(struct kstat_cpu_list *l)
+{
+	if (!l)
+		return;
+	kstat_cpu_list_clear(l);
+	free(l);
+}
+
+/* ---- IRQs ---- */
+
+static int add_action(struct kstat_irq *q, const struct nlattr *a)
+{
+	char *name = NULL;
+	int err;
+
+	err = get_str(a, &name);
+	if (!err)
+		err = grow((void **)&q->actions, q->nr_actions,
+			   sizeof(*q->actions));
+	if (err) {
+		free(name);
+		return err;
+	}
+	q->actions[q->nr_actions++] = name;
+	return 0;
+}
+
+static int parse_irq_attr(const struct nlattr *a, struct kstat_irq *q,
+			  int *seen)
+{
+	uint8_t level = 0;
+	int err;
+
+	switch (nla_type(a)) {
+	case KSTAT_A_IRQ_ID:
+		*seen |= 1;
+		return get_u32(a, &q->irq);
+	case KSTAT_A_IRQ_COUNT:
+		*seen |= 2;
+		return get_u64(a, &q->count);
+	case KSTAT_A_IRQ_PERCPU:
+		return get_percpu(a, &q->percpu, &q->nr_percpu);
+	case KSTAT_A_IRQ_CHIP:
+		return get_str(a, &q->chip);
+	case KSTAT_A_IRQ_HWIRQ:
+		q->has_hwirq = 1;
+		return get_u64(a, &q->hwirq);
+	case KSTAT_A_IRQ_LEVEL:
+		err = get_u8(a, &level);
+		q->level = level;
+		return err;
+	case KSTAT_A_IRQ_NAME:
+		return get_str(a, &q->name);
+	case KSTAT_A_IRQ_ACTION:
+		return add_action(q, a);
+	default:
+		return 0;	/* newer kernel: skip */
+	}
+}
+
+static int parse_irq_nest(const struct nlattr *nest, struct kstat_irq *q)
+{
+	struct nlattr *a;
+	int rem, err, seen = 0;
+
+	nla_for_each_nested(a, nest, rem) {
+		err = parse_irq_attr(a, q, &seen);
+		if (err)
+			return err;
+	}
+	return seen == 3 ? 0 : -EBADMSG;	/* id and count are required */
+}
+
+static int parse_arch_nest(const struct nlattr *nest, struct kstat_arch *r)
+{
+	struct nlattr *a;
+	int rem, err = 0;
+
+	nla_for_each_nested(a, nest, rem) {
+		switch (nla_type(a)) {
+		case KSTAT_A_ARCH_NAME:
+			err = get_str(a, &r->name);
+			break;
+		case KSTAT_A_ARCH_DESC:
+			err = get_str(a, &r->desc);
+			break;
+		case KSTAT_A_ARCH_COUNT:
+			err = get_u64(a, &r->count);
+			break;
+		case KSTAT_A_ARCH_PERCPU:
+			err = get_percpu(a, &r->percpu, &r->nr_percpu);
+			break;
+		}
+		if (err)
+			return err;
+	}
+	return r->name ? 0 : -EBADMSG;
+}
+
+static int parse_irq_top(const struct nlattr *a, struct kstat_irq_list *l)
+{
+	int err;
+
+	switch (nla_type(a)) {
+	case KSTAT_A_IRQ:
+		err = grow((void **)&l->irqs, l->nr, sizeof(*l->irqs));
+		if (err)
+			return err;
+		/* counted before parsing so that clear() frees a partial one */
+		return parse_irq_nest(a, &l->irqs[l->nr++]);
+	case KSTAT_A_ARCH:
+		err = grow((void **)&l->arch, l->nr_arch, sizeof(*l->arch));
+		if (err)
+			return err;
+		return parse_arch_nest(a, &l->arch[l->nr_arch++]);
+	case KSTAT_A_INTR_SUM:
+		l->has_totals = 1;
+		return get_u64(a, &l->intr_sum);
+	case KSTAT_A_NR_IRQS:
+		return get_u32(a, &l->nr_irqs);
+	case KSTAT_A_ONLINE_CPUS:
+		return get_bytes(a, &l->online, &l->online_len);
+	default:
+		return 0;
+	}
+}
+
+int kstat_parse_irq_msg(const struct nlmsghdr *nlh, struct kstat_irq_list *l)
+{
+	struct nlattr *head, *a;
+	int len, rem, err;
+
+	err = msg_attrs(nlh, &head, &len);
+	if (err)
+		return err;
+	nla_for_each_attr(a, head, len, rem) {
+		err = parse_irq_top(a, l);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static void irq_free(struct kstat_irq *q)
+{
+	size_t i;
+
+	for (i = 0; i < q->nr_actions; i++)
+		free(q->actions[i]);
+	free(q->actions);
+	free(q->percpu);
+	free(q->chip);
+	free(q->name);
+}
+
+static void arch_free(struct kstat_arch *r)
+{
+	free(r->name);
+	free(r->desc);
+	free(r->percpu);
+}
+
+void kstat_irq_list_clear(struct kstat_irq_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		irq_free(&l->irqs[i]);
+	for (i = 0; i < l->nr_arch; i++)
+		arch_free(&l->arch[i]);
+	free(l->irqs);
+	free(l->arch);
+	free(l->online);
+	memset(l, 0, sizeof(*l));
+}
+
+void kstat_irq_list_free(struct kstat_irq_list *l)
+{
+	if (!l)
+		return;
+	kstat_irq_list_clear(l);
+	free(l);
+}
+
+/* ---- softirqs ---- */
+
+static int parse_softirq_nest(const struct nlattr *nest, struct kstat_softirq *s)
+{
+	struct nlattr *a;
+	int rem, err = 0;
+
+	nla_for_each_nested(a, nest, rem) {
+		switch (nla_type(a)) {
+		case KSTAT_A_SOFTIRQ_VEC:
+			err = get_u32(a, &s->vec);
+			break;
+		case KSTAT_A_SOFTIRQ_NAME:
+			err = get_str(a, &s->name);
+			break;
+		case KSTAT_A_SOFTIRQ_COUNT:
+			err = get_u64(a, &s->count);
+			break;
+		case KSTAT_A_SOFTIRQ_PERCPU:
+			err = get_percpu(a, &s->percpu, &s->nr_percpu);
+			break;
+		}
+		if (err)
+			return err;
+	}
+	return s->name ? 0 : -EBADMSG;
+}
+
+int kstat_parse_softirq_msg(const struct nlmsghdr *nlh,
+			    struct kstat_softirq_list *l)
+{
+	struct nlattr *head, *a;
+	int len, rem, err;
+
+	err = msg_attrs(nlh, &head, &len);
+	if (err)
+		return err;
+	nla_for_each_attr(a, head, len, rem) {
+		if (nla_type(a) == KSTAT_A_ONLINE_CPUS) {
+			err = get_bytes(a, &l->online, &l->online_len);
+		} else if (nla_type(a) == KSTAT_A_SOFTIRQ) {
+			err = grow((void **)&l->vecs, l->nr, sizeof(*l->vecs));
+			if (!err)
+				err = parse_softirq_nest(a, &l->vecs[l->nr++]);
+		}
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+void kstat_softirq_list_clear(struct kstat_softirq_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++) {
+		free(l->vecs[i].name);
+		free(l->vecs[i].percpu);
+	}
+	free(l->vecs);
+	free(l->online);
+	memset(l, 0, sizeof(*l));
+}
+
+void kstat_softirq_list_free(struct kstat_softirq_list *l)
+{
+	if (!l)
+		return;
+	kstat_softirq_list_clear(l);
+	free(l);
+}
