@@ -26,11 +26,14 @@ export VERSION KVER KDIR KERNEL SMP T
 
 KBUILD_ARGS := -C $(KDIR) W=1
 
-.PHONY: all modules kmod irqsim userspace unit check run deps install uninstall clean
+.PHONY: tools all modules kmod irqsim userspace unit check run deps install uninstall clean
 
-all: modules userspace
+all: modules userspace tools
 
 modules: kmod irqsim
+
+tools:
+	$(MAKE) -C tests/tools
 
 kmod:
 	$(MAKE) $(KBUILD_ARGS) M=$(CURDIR)/kernel CONFIG_KSTAT=m modules

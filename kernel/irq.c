@@ -8,6 +8,7 @@
  * names belong to drivers and may go away with free_irq(), which unlinks
  * the action under desc->lock: they are copied under that lock.
  */
+#include <linux/bitmap.h>
 #include <linux/cpumask.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
@@ -170,4 +171,30 @@ u64 kstat_intr_sum(void)
 		sum += kstat_arch_intr_sum(cpu);
 	}
 	return sum;
+}
+
+/*
+ * Read the totals of IRQs 0..nr-1 in one pass, for the summary producer:
+ * @counts[irq] and a bit in @present for every IRQ with a descriptor.
+ * Returns a fingerprint of the descriptor set, which changes when one is
+ * allocated or freed.
+ */
+u32 kstat_irq_scan(u32 *counts, unsigned long *present, unsigned int nr)
+{
+	struct irq_desc *desc;
+	unsigned int irq;
+	u32 hash = 0;
+
+	bitmap_zero(present, nr);
+	rcu_read_lock();
+	for (irq = 0; irq < nr; irq++) {
+		desc = kstat_irq_to_desc(irq);
+		if (!desc)
+			continue;
+		__set_bit(irq, present);
+		counts[irq] = kstat_desc_count(desc);
+		hash = kstat_fingerprint_one(hash, irq);
+	}
+	rcu_read_unlock();
+	return hash;
 }

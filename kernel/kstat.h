@@ -51,7 +51,7 @@ void kstat_cputime_read_total(struct kstat_cputime *ct);
 
 struct kstat_irq_snap {
 	u32 irq;
-	u32 count;		/* as the kernel's kstat_irqs() */
+	u64 count;		/* as kstat_irqs(); summaries extend it */
 	u32 *percpu;		/* kstat_sel_nr_cpus() slots, caller-owned */
 	/* KSTAT_F_META only */
 	bool has_hwirq;
@@ -68,6 +68,7 @@ int kstat_irq_snapshot(unsigned int irq, const struct kstat_sel *sel,
 u32 kstat_irq_set_fingerprint(const u32 *list, unsigned int nr,
 			      unsigned int first, unsigned int last);
 u64 kstat_intr_sum(void);
+u32 kstat_irq_scan(u32 *counts, unsigned long *present, unsigned int nr);
 
 /* softirq.c */
 const char *kstat_softirq_name(unsigned int vec);
@@ -93,6 +94,36 @@ u32 kstat_arch_read(const struct kstat_arch_counter *c, unsigned int cpu);
 u64 kstat_arch_total(const struct kstat_arch_counter *c);
 u64 kstat_arch_intr_sum(unsigned int cpu);
 
+/* summary.c: the periodic summary producer. */
+struct kstat_config {
+	u32 interval_ms;
+	u32 batch;
+	u32 keyframe;
+	u32 sections;		/* KSTAT_SECTION_* */
+	bool percpu;		/* per-CPU IRQ counts in samples */
+};
+
+struct kstat_summary_stats {
+	u64 samples;
+	u64 summaries;
+	u64 messages;
+	u64 delivery_failures;
+	u64 alloc_failures;
+	u64 build_ns_last;
+	u64 build_ns_max;
+	u64 keyframe_bytes;
+	u64 delta_bytes;
+	u32 generation;
+	bool running;
+};
+
+void kstat_summary_init(void);
+void kstat_summary_exit(void);
+int kstat_summary_kick(void);
+void kstat_summary_get_config(struct kstat_config *cfg);
+void kstat_summary_set_config(const struct kstat_config *cfg);
+void kstat_summary_get_stats(struct kstat_summary_stats *st);
+
 /* netlink.c */
 enum kstat_mcgrp {
 	KSTAT_MCGRP_SUMMARY,
@@ -100,5 +131,19 @@ enum kstat_mcgrp {
 
 int kstat_netlink_init(void);
 void kstat_netlink_exit(void);
+
+/* Fill functions: one nest of @type, for do, dump and summary alike. */
+struct sk_buff;
+int kstat_cpu_fill(struct sk_buff *skb, int type, int cpu,
+		   const struct kstat_cputime *ct);
+int kstat_irq_fill(struct sk_buff *skb, int type,
+		   const struct kstat_irq_snap *snap, const struct kstat_sel *sel);
+int kstat_softirq_fill(struct sk_buff *skb, int type, unsigned int vec,
+		       const struct kstat_sel *sel);
+int kstat_config_fill(struct sk_buff *skb, int type,
+		      const struct kstat_config *cfg);
+struct sk_buff *kstat_summary_msg_new(size_t size, void **hdr);
+int kstat_summary_multicast(struct sk_buff *skb);
+bool kstat_summary_has_listeners(void);
 
 #endif /* _KSTAT_INTERNAL_H */

@@ -14,11 +14,14 @@
 
 static int __init kstat_init(void)
 {
+	kstat_summary_init();
 	return kstat_netlink_init();
 }
 
+/* Stop the summary producer first: nothing may be sent after unregister. */
 static void __exit kstat_exit(void)
 {
+	kstat_summary_exit();
 	kstat_netlink_exit();
 }
 

@@ -65,13 +65,13 @@ static size_t kstat_cpu_size(void)
 static_assert(KSTAT_A_CPU_GUEST_NICE - KSTAT_A_CPU_USER == KSTAT_CT_NR - 1);
 
 /* @cpu < 0: the all-CPU sum, which carries no CPU id. */
-static int kstat_cpu_fill(struct sk_buff *skb, int cpu,
-			  const struct kstat_cputime *ct)
+int kstat_cpu_fill(struct sk_buff *skb, int type, int cpu,
+		   const struct kstat_cputime *ct)
 {
 	struct nlattr *nest;
 	int i;
 
-	nest = nla_nest_start(skb, KSTAT_A_CPU);
+	nest = nla_nest_start(skb, type);
 	if (!nest)
 		return -EMSGSIZE;
 	if (cpu >= 0 && nla_put_u32(skb, KSTAT_A_CPU_ID, cpu))
@@ -131,13 +131,12 @@ static int kstat_irq_fill_meta(struct sk_buff *skb,
 	return 0;
 }
 
-static int kstat_irq_fill(struct sk_buff *skb,
-			  const struct kstat_irq_snap *snap,
-			  const struct kstat_sel *sel)
+int kstat_irq_fill(struct sk_buff *skb, int type,
+		   const struct kstat_irq_snap *snap, const struct kstat_sel *sel)
 {
 	struct nlattr *nest;
 
-	nest = nla_nest_start(skb, KSTAT_A_IRQ);
+	nest = nla_nest_start(skb, type);
 	if (!nest)
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, KSTAT_A_IRQ_ID, snap->irq) ||
@@ -192,12 +191,12 @@ static size_t kstat_softirq_size(unsigned int vec, const struct kstat_sel *sel)
 	return size;
 }
 
-static int kstat_softirq_fill(struct sk_buff *skb, unsigned int vec,
-			      const struct kstat_sel *sel)
+int kstat_softirq_fill(struct sk_buff *skb, int type, unsigned int vec,
+		       const struct kstat_sel *sel)
 {
 	struct nlattr *nest;
 
-	nest = nla_nest_start(skb, KSTAT_A_SOFTIRQ);
+	nest = nla_nest_start(skb, type);
 	if (!nest)
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, KSTAT_A_SOFTIRQ_VEC, vec) ||
@@ -370,10 +369,15 @@ static int kstat_nl_cpu_get_doit(struct sk_buff *skb, struct genl_info *info)
 	msg = kstat_reply_new(info, kstat_cpu_size(), &hdr);
 	if (!msg)
 		return -ENOMEM;
-	return kstat_reply_send(msg, hdr, info, kstat_cpu_fill(msg, cpu, &ct));
+	return kstat_reply_send(msg, hdr, info, kstat_cpu_fill(msg, KSTAT_A_CPU, cpu, &ct));
 }
 
-static int kstat_nl_cpu_get_start(struct netlink_callback *cb)
+/*
+ * Requests are checked in the first dumpit call, not in .start: on 6.1,
+ * .start has no extack to explain a rejection, while an error returned
+ * by dumpit reaches the client in NLMSG_DONE together with its message.
+ */
+static int kstat_cpu_dump_check(struct netlink_callback *cb)
 {
 	struct nlattr *attr = genl_dumpit_info(cb)->attrs[KSTAT_A_SEL_CPU];
 
@@ -385,7 +389,7 @@ static int kstat_nl_cpu_get_start(struct netlink_callback *cb)
 	return 0;
 }
 
-/* cb->args[0]: the next CPU id to report. */
+/* cb->args[0]: the next CPU id to report; args[1]: request checked. */
 static int kstat_nl_cpu_get_dumpit(struct sk_buff *skb,
 				   struct netlink_callback *cb)
 {
@@ -394,12 +398,19 @@ static int kstat_nl_cpu_get_dumpit(struct sk_buff *skb,
 	unsigned int cpu;
 	int err = 0;
 
+	if (!cb->args[1]) {
+		err = kstat_cpu_dump_check(cb);
+		if (err)
+			return err;
+		cb->args[1] = 1;
+	}
+
 	for (cpu = cb->args[0]; cpu < nr_cpu_ids; cpu++) {
 		if (!cpu_online(cpu))
 			continue;
 		kstat_cputime_read(cpu, &ct);
 		err = kstat_dump_msg_open(skb, cb, &m) ?:
-		      kstat_cpu_fill(skb, cpu, &ct);
+		      kstat_cpu_fill(skb, KSTAT_A_CPU, cpu, &ct);
 		if (err)
 			break;
 		m.objs++;
@@ -414,9 +425,9 @@ static const struct nla_policy kstat_irq_get_policy[KSTAT_A_SEL_FLAGS + 1] = {
 	[KSTAT_A_SEL_IRQ]	= { .type = NLA_U32 },
 	[KSTAT_A_SEL_IRQ_FIRST]	= { .type = NLA_U32 },
 	[KSTAT_A_SEL_IRQ_LAST]	= { .type = NLA_U32 },
-	[KSTAT_A_SEL_IRQ_LIST]	= NLA_POLICY_RANGE(NLA_BINARY, sizeof(u32),
-						   KSTAT_IRQ_LIST_MAX *
-						   sizeof(u32)),
+	/* .len, not a range: policy bounds are s16 on 6.1 */
+	[KSTAT_A_SEL_IRQ_LIST]	= { .type = NLA_BINARY,
+				    .len = KSTAT_IRQ_LIST_MAX * sizeof(u32) },
 	[KSTAT_A_SEL_CPU_FIRST]	= { .type = NLA_U32 },
 	[KSTAT_A_SEL_CPU_LAST]	= { .type = NLA_U32 },
 	[KSTAT_A_SEL_FLAGS]	= NLA_POLICY_MASK(NLA_U32, KSTAT_F_ALL),
@@ -473,7 +484,7 @@ static int kstat_nl_irq_get_doit(struct sk_buff *skb, struct genl_info *info)
 	msg = kstat_reply_new(info, kstat_irq_size(snap, &sel), &hdr);
 	if (msg)
 		err = kstat_reply_send(msg, hdr, info,
-				       kstat_irq_fill(msg, snap, &sel));
+				       kstat_irq_fill(msg, KSTAT_A_IRQ, snap, &sel));
 out:
 	kvfree(snap);
 	return err;
@@ -513,9 +524,9 @@ static int kstat_irq_dump_parse(struct kstat_irq_dump *d, struct nlattr **tb,
 				    "select IRQs by a range or by a list, not both");
 		return -EINVAL;
 	}
-	if (list && nla_len(list) % sizeof(u32)) {
+	if (list && (!nla_len(list) || nla_len(list) % sizeof(u32))) {
 		NL_SET_ERR_MSG_ATTR(extack, list,
-				    "IRQ list length is not a multiple of 4");
+				    "IRQ list length is not a non-zero multiple of 4");
 		return -EINVAL;
 	}
 	d->list = list ? nla_data(list) : NULL;
@@ -532,26 +543,27 @@ static int kstat_irq_dump_parse(struct kstat_irq_dump *d, struct nlattr **tb,
 	return kstat_parse_sel(tb, &d->sel, extack);
 }
 
+/* Dump state is allocated here; the request is checked in dumpit. */
 static int kstat_nl_irq_get_start(struct netlink_callback *cb)
 {
-	struct kstat_irq_dump *d;
-	int err;
+	struct kstat_irq_dump *d = kzalloc(sizeof(*d), GFP_KERNEL);
 
-	d = kzalloc(sizeof(*d), GFP_KERNEL);
 	if (!d)
 		return -ENOMEM;
-	err = kstat_irq_dump_parse(d, genl_dumpit_info(cb)->attrs, cb->extack);
-	if (!err) {
-		d->snap = kstat_irq_snap_alloc(&d->sel);
-		if (!d->snap)
-			err = -ENOMEM;
-	}
-	if (err) {
-		kfree(d);
-		return err;
-	}
 	cb->args[0] = (long)d;
 	return 0;
+}
+
+static int kstat_irq_dump_prepare(struct kstat_irq_dump *d,
+				  struct netlink_callback *cb)
+{
+	int err;
+
+	err = kstat_irq_dump_parse(d, genl_dumpit_info(cb)->attrs, cb->extack);
+	if (err)
+		return err;
+	d->snap = kstat_irq_snap_alloc(&d->sel);
+	return d->snap ? 0 : -ENOMEM;
 }
 
 static int kstat_nl_irq_get_done(struct netlink_callback *cb)
@@ -593,7 +605,7 @@ static int kstat_irq_dump_irqs(struct sk_buff *skb, struct netlink_callback *cb,
 		if (kstat_irq_snapshot(irq, &d->sel, d->snap))
 			continue;	/* no descriptor: not in the set */
 		err = kstat_dump_msg_open(skb, cb, m) ?:
-		      kstat_irq_fill(skb, d->snap, &d->sel);
+		      kstat_irq_fill(skb, KSTAT_A_IRQ, d->snap, &d->sel);
 		if (err)
 			return err;
 		m->objs++;
@@ -649,6 +661,12 @@ static int kstat_nl_irq_get_dumpit(struct sk_buff *skb,
 	struct kstat_dump_msg m = {};
 	int err = 0;
 
+	if (!d->snap) {
+		err = kstat_irq_dump_prepare(d, cb);
+		if (err)
+			return err;
+	}
+
 	/* Replies after a change to the selected IRQ set get DUMP_INTR. */
 	cb->seq = kstat_irq_set_fingerprint(d->list, d->nr_list,
 					    d->first, d->last);
@@ -693,10 +711,207 @@ static int kstat_nl_softirq_get_doit(struct sk_buff *skb,
 	if (!msg)
 		return -ENOMEM;
 	for (vec = 0; vec < NR_SOFTIRQS && !err; vec++)
-		err = kstat_softirq_fill(msg, vec, &sel);
+		err = kstat_softirq_fill(msg, KSTAT_A_SOFTIRQ, vec, &sel);
 	if (!err)
 		err = kstat_online_fill(msg);
 	return kstat_reply_send(msg, hdr, info, err);
+}
+
+/* ---- summaries: configuration, telemetry, subscription --------------------- */
+
+int kstat_config_fill(struct sk_buff *skb, int type,
+		      const struct kstat_config *cfg)
+{
+	struct nlattr *nest = nla_nest_start(skb, type);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, KSTAT_A_CONFIG_INTERVAL_MS, cfg->interval_ms) ||
+	    nla_put_u32(skb, KSTAT_A_CONFIG_BATCH, cfg->batch) ||
+	    nla_put_u32(skb, KSTAT_A_CONFIG_KEYFRAME, cfg->keyframe) ||
+	    nla_put_u32(skb, KSTAT_A_CONFIG_SECTIONS, cfg->sections) ||
+	    nla_put_u8(skb, KSTAT_A_CONFIG_PERCPU, cfg->percpu)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static size_t kstat_config_size(void)
+{
+	return nla_total_size(0) + 4 * nla_total_size(sizeof(u32)) +
+	       nla_total_size(sizeof(u8));
+}
+
+static int kstat_nl_config_get_doit(struct sk_buff *skb,
+				    struct genl_info *info)
+{
+	struct kstat_config cfg;
+	struct sk_buff *msg;
+	void *hdr;
+
+	kstat_summary_get_config(&cfg);
+	msg = kstat_reply_new(info, kstat_config_size(), &hdr);
+	if (!msg)
+		return -ENOMEM;
+	return kstat_reply_send(msg, hdr, info,
+				kstat_config_fill(msg, KSTAT_A_CONFIG, &cfg));
+}
+
+/* The floor is checked in code, to say so in words. */
+static struct netlink_range_validation kstat_interval_range = {
+	.max = KSTAT_INTERVAL_MAX_MS,
+};
+
+static const struct nla_policy kstat_config_policy[KSTAT_A_CONFIG_MAX + 1] = {
+	[KSTAT_A_CONFIG_INTERVAL_MS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							     &kstat_interval_range),
+	[KSTAT_A_CONFIG_BATCH]	= NLA_POLICY_RANGE(NLA_U32, 1, KSTAT_BATCH_MAX),
+	[KSTAT_A_CONFIG_KEYFRAME] = NLA_POLICY_RANGE(NLA_U32, 1,
+						     KSTAT_KEYFRAME_MAX),
+	[KSTAT_A_CONFIG_SECTIONS] = NLA_POLICY_MASK(NLA_U32, KSTAT_SECTION_ALL),
+	[KSTAT_A_CONFIG_PERCPU]	= NLA_POLICY_MAX(NLA_U8, 1),
+};
+
+static const struct nla_policy kstat_config_set_policy[KSTAT_A_CONFIG + 1] = {
+	[KSTAT_A_CONFIG]	= NLA_POLICY_NESTED(kstat_config_policy),
+};
+
+/* What the policy cannot say: the interval's floor, a non-empty set. */
+static int kstat_config_parse(struct nlattr **tb, struct kstat_config *cfg,
+			      struct netlink_ext_ack *extack)
+{
+	struct nlattr *a;
+
+	a = tb[KSTAT_A_CONFIG_INTERVAL_MS];
+	if (a) {
+		cfg->interval_ms = nla_get_u32(a);
+		if (cfg->interval_ms < KSTAT_INTERVAL_MIN_MS) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "interval below the 10 ms minimum");
+			return -EINVAL;
+		}
+	}
+	a = tb[KSTAT_A_CONFIG_SECTIONS];
+	if (a) {
+		cfg->sections = nla_get_u32(a);
+		if (!cfg->sections) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "a summary needs at least one section");
+			return -EINVAL;
+		}
+	}
+	if (tb[KSTAT_A_CONFIG_BATCH])
+		cfg->batch = nla_get_u32(tb[KSTAT_A_CONFIG_BATCH]);
+	if (tb[KSTAT_A_CONFIG_KEYFRAME])
+		cfg->keyframe = nla_get_u32(tb[KSTAT_A_CONFIG_KEYFRAME]);
+	if (tb[KSTAT_A_CONFIG_PERCPU])
+		cfg->percpu = nla_get_u8(tb[KSTAT_A_CONFIG_PERCPU]);
+	return 0;
+}
+
+static int kstat_nl_config_set_doit(struct sk_buff *skb,
+				    struct genl_info *info)
+{
+	struct nlattr *tb[KSTAT_A_CONFIG_MAX + 1];
+	struct kstat_config cfg;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, KSTAT_A_CONFIG))
+		return -EINVAL;
+	err = nla_parse_nested(tb, KSTAT_A_CONFIG_MAX,
+			       info->attrs[KSTAT_A_CONFIG],
+			       kstat_config_policy, info->extack);
+	if (err)
+		return err;
+	/* Fields left out keep their value.  (Writers race last-wins.) */
+	kstat_summary_get_config(&cfg);
+	err = kstat_config_parse(tb, &cfg, info->extack);
+	if (err)
+		return err;
+	kstat_summary_set_config(&cfg);
+	return 0;
+}
+
+static size_t kstat_stats_size(void)
+{
+	return nla_total_size(0) + 9 * nla_total_size_64bit(sizeof(u64)) +
+	       2 * nla_total_size(sizeof(u8)) + nla_total_size(sizeof(u32));
+}
+
+static int kstat_stats_fill(struct sk_buff *skb,
+			    const struct kstat_summary_stats *st)
+{
+	static const struct {
+		int type;
+		size_t offset;
+	} u64s[] = {
+		{ KSTAT_A_STATS_SAMPLES,
+		  offsetof(struct kstat_summary_stats, samples) },
+		{ KSTAT_A_STATS_SUMMARIES,
+		  offsetof(struct kstat_summary_stats, summaries) },
+		{ KSTAT_A_STATS_MESSAGES,
+		  offsetof(struct kstat_summary_stats, messages) },
+		{ KSTAT_A_STATS_DELIVERY_FAILURES,
+		  offsetof(struct kstat_summary_stats, delivery_failures) },
+		{ KSTAT_A_STATS_ALLOC_FAILURES,
+		  offsetof(struct kstat_summary_stats, alloc_failures) },
+		{ KSTAT_A_STATS_BUILD_NS_LAST,
+		  offsetof(struct kstat_summary_stats, build_ns_last) },
+		{ KSTAT_A_STATS_BUILD_NS_MAX,
+		  offsetof(struct kstat_summary_stats, build_ns_max) },
+		{ KSTAT_A_STATS_KEYFRAME_BYTES,
+		  offsetof(struct kstat_summary_stats, keyframe_bytes) },
+		{ KSTAT_A_STATS_DELTA_BYTES,
+		  offsetof(struct kstat_summary_stats, delta_bytes) },
+	};
+	struct nlattr *nest = nla_nest_start(skb, KSTAT_A_STATS);
+	unsigned int i;
+
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < ARRAY_SIZE(u64s); i++)
+		if (nla_put_u64_64bit(skb, u64s[i].type,
+				      *(const u64 *)((const char *)st +
+						     u64s[i].offset),
+				      KSTAT_A_STATS_PAD))
+			goto cancel;
+	if (nla_put_u8(skb, KSTAT_A_STATS_LISTENING,
+		       kstat_summary_has_listeners()) ||
+	    nla_put_u8(skb, KSTAT_A_STATS_RUNNING, st->running) ||
+	    nla_put_u32(skb, KSTAT_A_STATS_GENERATION, st->generation))
+		goto cancel;
+	nla_nest_end(skb, nest);
+	return 0;
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+static int kstat_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct kstat_summary_stats st;
+	struct sk_buff *msg;
+	void *hdr;
+
+	kstat_summary_get_stats(&st);
+	msg = kstat_reply_new(info, kstat_stats_size(), &hdr);
+	if (!msg)
+		return -ENOMEM;
+	return kstat_reply_send(msg, hdr, info, kstat_stats_fill(msg, &st));
+}
+
+static int kstat_nl_subscribe_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	int err = kstat_summary_kick();
+
+	if (err == -ENOTCONN)
+		NL_SET_ERR_MSG(info->extack,
+			       "join the \"summary\" multicast group first");
+	else if (err == -ESHUTDOWN)
+		NL_SET_ERR_MSG(info->extack, "kstat is being unloaded");
+	return err;
 }
 
 /* ---- the family ---------------------------------------------------------- */
@@ -705,7 +920,6 @@ static const struct genl_ops kstat_ops[] = {
 	{
 		.cmd		= KSTAT_CMD_CPU_GET,
 		.doit		= kstat_nl_cpu_get_doit,
-		.start		= kstat_nl_cpu_get_start,
 		.dumpit		= kstat_nl_cpu_get_dumpit,
 		.policy		= kstat_cpu_get_policy,
 		.maxattr	= ARRAY_SIZE(kstat_cpu_get_policy) - 1,
@@ -724,6 +938,25 @@ static const struct genl_ops kstat_ops[] = {
 		.doit		= kstat_nl_softirq_get_doit,
 		.policy		= kstat_softirq_get_policy,
 		.maxattr	= ARRAY_SIZE(kstat_softirq_get_policy) - 1,
+	},
+	{
+		.cmd		= KSTAT_CMD_CONFIG_GET,
+		.doit		= kstat_nl_config_get_doit,
+	},
+	{
+		.cmd		= KSTAT_CMD_CONFIG_SET,
+		.doit		= kstat_nl_config_set_doit,
+		.policy		= kstat_config_set_policy,
+		.maxattr	= ARRAY_SIZE(kstat_config_set_policy) - 1,
+		.flags		= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd		= KSTAT_CMD_STATS_GET,
+		.doit		= kstat_nl_stats_get_doit,
+	},
+	{
+		.cmd		= KSTAT_CMD_SUBSCRIBE,
+		.doit		= kstat_nl_subscribe_doit,
 	},
 };
 
@@ -746,6 +979,33 @@ static struct genl_family kstat_family __ro_after_init = {
 	.mcgrps		= kstat_mcgrps,
 	.n_mcgrps	= ARRAY_SIZE(kstat_mcgrps),
 };
+
+struct sk_buff *kstat_summary_msg_new(size_t size, void **hdr)
+{
+	struct sk_buff *skb = genlmsg_new(size, GFP_KERNEL);
+
+	if (!skb)
+		return NULL;
+	*hdr = genlmsg_put(skb, 0, 0, &kstat_family, 0, KSTAT_CMD_SUMMARY_NTF);
+	if (!*hdr) {
+		nlmsg_free(skb);
+		return NULL;
+	}
+	return skb;
+}
+
+/* Consumes @skb.  Only the initial namespace's listeners get summaries. */
+int kstat_summary_multicast(struct sk_buff *skb)
+{
+	return genlmsg_multicast(&kstat_family, skb, 0, KSTAT_MCGRP_SUMMARY,
+				 GFP_KERNEL);
+}
+
+bool kstat_summary_has_listeners(void)
+{
+	return genl_has_listeners(&kstat_family, &init_net,
+				  KSTAT_MCGRP_SUMMARY);
+}
 
 int __init kstat_netlink_init(void)
 {

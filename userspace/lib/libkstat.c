@@ -155,27 +155,37 @@ struct kstat_xfer {
 	int done;
 };
 
+/* Find NLMSGERR_ATTR_MSG among the TLVs at @off of @nlh's payload. */
+static void kstat_read_ext_msg(struct kstat_handle *h,
+			       const struct nlmsghdr *nlh, size_t off)
+{
+	size_t payload = nlh->nlmsg_len - NLMSG_HDRLEN;
+	struct nlattr *msg;
+
+	off = NLMSG_ALIGN(off);
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS) || off >= payload)
+		return;
+	msg = nla_find((struct nlattr *)((char *)NLMSG_DATA(nlh) + off),
+		       payload - off, NLMSGERR_ATTR_MSG);
+	if (msg && nla_len(msg) > 0 &&
+	    memchr(nla_data(msg), '\0', nla_len(msg)))
+		kstat_set_error(h, "%s", (const char *)nla_data(msg));
+}
+
 /*
  * The kernel's extack text follows the (capped) request echoed in an
- * error message, when NLM_F_ACK_TLVS says it is there.
+ * error message.
  */
 static void kstat_read_extack(struct kstat_handle *h, const struct nlmsgerr *e)
 {
 	const struct nlmsghdr *nlh = (const void *)((const char *)e - NLMSG_HDRLEN);
-	size_t payload = nlh->nlmsg_len - NLMSG_HDRLEN, off = sizeof(*e);
-	struct nlattr *msg;
+	size_t off = sizeof(*e);
 
-	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS) || payload < off)
+	if (nlh->nlmsg_len < NLMSG_HDRLEN + sizeof(*e))
 		return;
 	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
 		off += e->msg.nlmsg_len - NLMSG_HDRLEN;
-	if (off >= payload)
-		return;
-	msg = nla_find((struct nlattr *)((char *)e + NLMSG_ALIGN(off)),
-		       payload - NLMSG_ALIGN(off), NLMSGERR_ATTR_MSG);
-	if (msg && nla_len(msg) > 0 &&
-	    memchr(nla_data(msg), '\0', nla_len(msg)))
-		kstat_set_error(h, "%s", (const char *)nla_data(msg));
+	kstat_read_ext_msg(h, nlh, off);
 }
 
 static int kstat_on_error(struct sockaddr_nl *nla, struct nlmsgerr *e,
@@ -209,12 +219,23 @@ static int kstat_on_valid(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
+/* ACK, or NLMSG_DONE, which carries a dump's error (and its message). */
 static int kstat_on_done(struct nl_msg *msg, void *arg)
 {
+	const struct nlmsghdr *nlh = nlmsg_hdr(msg);
 	struct kstat_xfer *x = arg;
+	int err;
 
-	(void)msg;
 	x->done = 1;
+	if (nlh->nlmsg_type != NLMSG_DONE ||
+	    nlh->nlmsg_len < NLMSG_HDRLEN + sizeof(err))
+		return NL_STOP;
+	memcpy(&err, NLMSG_DATA(nlh), sizeof(err));
+	if (err < 0 && !x->err) {
+		x->err = err;
+		kstat_set_error(x->h, "%s", strerror(-err));
+		kstat_read_ext_msg(x->h, nlh, sizeof(err));
+	}
 	return NL_STOP;
 }
 

@@ -96,6 +96,11 @@ enum kstat_cmd {
 	KSTAT_CMD_CPU_GET,
 	KSTAT_CMD_IRQ_GET,
 	KSTAT_CMD_SOFTIRQ_GET,
+	KSTAT_CMD_CONFIG_GET,
+	KSTAT_CMD_CONFIG_SET,
+	KSTAT_CMD_STATS_GET,
+	KSTAT_CMD_SUBSCRIBE,
+	KSTAT_CMD_SUMMARY_NTF,
 
 	__KSTAT_CMD_MAX,
 	KSTAT_CMD_MAX = __KSTAT_CMD_MAX - 1
@@ -138,6 +143,14 @@ enum kstat_attr {
 	KSTAT_A_INTR_SUM,	/* u64: /proc/stat "intr" total (see above) */
 	KSTAT_A_NR_IRQS,	/* u32: the kernel's nr_irqs */
 	KSTAT_A_ONLINE_CPUS,	/* binary: bitmap of online CPUs */
+
+	/* summaries */
+	KSTAT_A_CONFIG,		/* nest: enum kstat_config_attr */
+	KSTAT_A_STATS,		/* nest: enum kstat_stats_attr */
+	KSTAT_A_SAMPLE,		/* nest: enum kstat_sample_attr, repeated */
+	KSTAT_A_BATCH_SEQ,	/* u64: seq of the batch's first sample */
+	KSTAT_A_PART,		/* u32: this message's part, 0-based */
+	KSTAT_A_PARTS,		/* u32: messages in this batch */
 
 	__KSTAT_A_MAX,
 	KSTAT_A_MAX = __KSTAT_A_MAX - 1
@@ -213,6 +226,85 @@ enum kstat_arch_attr {
 
 	__KSTAT_A_ARCH_MAX,
 	KSTAT_A_ARCH_MAX = __KSTAT_A_ARCH_MAX - 1
+};
+
+/* KSTAT_A_CONFIG_SECTIONS bits: what a summary sample carries. */
+enum kstat_sections {
+	KSTAT_SECTION_CPU	= 1U << 0,	/* cputime per CPU and total */
+	KSTAT_SECTION_IRQ	= 1U << 1,	/* IRQs, arch rows, intr sum */
+	KSTAT_SECTION_SOFTIRQ	= 1U << 2,	/* softirq vectors */
+};
+
+#define KSTAT_SECTION_ALL \
+	(KSTAT_SECTION_CPU | KSTAT_SECTION_IRQ | KSTAT_SECTION_SOFTIRQ)
+
+/* Bounds of the summary configuration. */
+#define KSTAT_INTERVAL_MIN_MS	10
+#define KSTAT_INTERVAL_MAX_MS	3600000
+#define KSTAT_BATCH_MAX		64
+#define KSTAT_KEYFRAME_MAX	3600
+
+/* KSTAT_A_CONFIG: the summary producer's configuration. */
+enum kstat_config_attr {
+	KSTAT_A_CONFIG_UNSPEC,
+	KSTAT_A_CONFIG_INTERVAL_MS,	/* u32: sampling period, >= 10 */
+	KSTAT_A_CONFIG_BATCH,		/* u32: samples per notification */
+	KSTAT_A_CONFIG_KEYFRAME,	/* u32: a full sample every N batches */
+	KSTAT_A_CONFIG_SECTIONS,	/* u32: KSTAT_SECTION_* */
+	KSTAT_A_CONFIG_PERCPU,		/* u8: per-CPU IRQ counts in samples */
+
+	__KSTAT_A_CONFIG_MAX,
+	KSTAT_A_CONFIG_MAX = __KSTAT_A_CONFIG_MAX - 1
+};
+
+/* KSTAT_A_STATS: the summary producer's own telemetry. */
+enum kstat_stats_attr {
+	KSTAT_A_STATS_UNSPEC,
+	KSTAT_A_STATS_PAD,
+	KSTAT_A_STATS_SAMPLES,		/* u64: samples taken */
+	KSTAT_A_STATS_SUMMARIES,	/* u64: batches multicast */
+	KSTAT_A_STATS_MESSAGES,		/* u64: messages multicast */
+	KSTAT_A_STATS_DELIVERY_FAILURES, /* u64: messages some listener
+					  * did not get (ENOBUFS)
+					  */
+	KSTAT_A_STATS_ALLOC_FAILURES,	/* u64: batches lost to no memory */
+	KSTAT_A_STATS_LISTENING,	/* u8: the group has listeners now */
+	KSTAT_A_STATS_RUNNING,		/* u8: the producer is running */
+	KSTAT_A_STATS_BUILD_NS_LAST,	/* u64: ns to build the last sample */
+	KSTAT_A_STATS_BUILD_NS_MAX,	/* u64: the most ns a sample took */
+	KSTAT_A_STATS_KEYFRAME_BYTES,	/* u64: size of the last full sample */
+	KSTAT_A_STATS_DELTA_BYTES,	/* u64: size of the last delta sample */
+	KSTAT_A_STATS_GENERATION,	/* u32: current generation */
+
+	__KSTAT_A_STATS_MAX,
+	KSTAT_A_STATS_MAX = __KSTAT_A_STATS_MAX - 1
+};
+
+/*
+ * KSTAT_A_SAMPLE: one sample of a summary.  A sample split over several
+ * messages (parts) repeats its SEQ, TIMESTAMP, GENERATION and KEYFRAME in
+ * each; a client merges the pieces with the same SEQ.
+ */
+enum kstat_sample_attr {
+	KSTAT_A_SAMPLE_UNSPEC,
+	KSTAT_A_SAMPLE_PAD,
+	KSTAT_A_SAMPLE_SEQ,		/* u64: consecutive across batches */
+	KSTAT_A_SAMPLE_TIMESTAMP,	/* u64: CLOCK_BOOTTIME ns */
+	KSTAT_A_SAMPLE_GENERATION,	/* u32: changes with the IRQ set or
+					 * the online CPUs
+					 */
+	KSTAT_A_SAMPLE_KEYFRAME,	/* flag: a full sample, not a delta */
+	KSTAT_A_SAMPLE_CONFIG,		/* nest: kstat_config_attr, in
+					 * keyframes and after a change
+					 */
+	KSTAT_A_SAMPLE_CPU,		/* nest: kstat_cpu_attr, repeated */
+	KSTAT_A_SAMPLE_IRQ,		/* nest: kstat_irq_attr, repeated */
+	KSTAT_A_SAMPLE_SOFTIRQ,		/* nest: kstat_softirq_attr, repeated */
+	KSTAT_A_SAMPLE_ARCH,		/* nest: kstat_arch_attr, repeated */
+	KSTAT_A_SAMPLE_INTR_SUM,	/* u64: as KSTAT_A_INTR_SUM */
+
+	__KSTAT_A_SAMPLE_MAX,
+	KSTAT_A_SAMPLE_MAX = __KSTAT_A_SAMPLE_MAX - 1
 };
 
 #endif /* _UAPI_LINUX_KSTAT_H */

@@ -1,0 +1,29 @@
+#!/bin/bash
+# Proves: every counter `kstat stat`, `kstat interrupts` and `kstat
+# softirqs` print lies between two /proc reads taken around it (CPU time
+# within one tick), the descriptive text of every /proc/interrupts row is
+# identical, and rows/lines match (bar the documented ERR/MIS/MCE/MCP
+# rows).  With 4096 synthetic IRQs loaded, to cover large sets.
+# timeout: 600
+source tests/lib.sh
+
+bracket() {
+	local what=$1 d=$TMPDIR/$1
+	cat "/proc/$what" >"$d.before"
+	"$KSTAT" "$what" >"$d.kstat" || t_fail "kstat $what failed"
+	cat "/proc/$what" >"$d.after"
+	python3 tests/helpers/bracket.py "$what" "$d.before" "$d.kstat" "$d.after" ||
+		t_fail "kstat $what does not bracket /proc/$what"
+}
+
+for round in plain irqsim; do
+	if [ $round = irqsim ]; then
+		irqsim_load irqs=4096
+		t_cleanup irqsim_unload
+		irqsim_fire 17 0 3
+	fi
+	for what in stat interrupts softirqs; do
+		t_log "$round: $what"
+		bracket "$what"
+	done
+done
