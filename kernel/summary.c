@@ -61,7 +61,6 @@ MODULE_PARM_DESC(percpu, "default: per-CPU IRQ counts in summaries");
 struct kstat_producer {
 	struct kstat_config cfg;	/* in force for this sample */
 	unsigned long next_tick;	/* jiffies of the next sample */
-	u32 fingerprint;		/* of the IRQ set and online CPUs */
 	bool primed;			/* a previous sample exists */
 	bool key;			/* this sample is a keyframe */
 	u64 seq;			/* this sample's seq */
@@ -94,6 +93,7 @@ static bool kstat_shutdown;
 static struct kstat_summary_stats kstat_stats;
 static struct kstat_producer *kstat_prod;
 static u64 kstat_next_seq;		/* never reused while loaded */
+static u32 kstat_fingerprint;		/* of the IRQ set and online CPUs */
 
 static void kstat_summary_work(struct work_struct *work);
 static DECLARE_DELAYED_WORK(kstat_work, kstat_summary_work);
@@ -212,8 +212,8 @@ static int kstat_sample_collect(struct kstat_producer *p)
 		p->arch_now[i] = kstat_arch_total(&kstat_arch_counters[i]);
 	p->arch_now[kstat_nr_arch_counters] = kstat_intr_sum();
 
-	if (fp != p->fingerprint) {
-		p->fingerprint = fp;
+	if (fp != kstat_fingerprint) {
+		kstat_fingerprint = fp;
 		kstat_stats.generation++;
 		p->key = true;
 	}

@@ -10,4 +10,26 @@ void kstat_cpu_list_clear(struct kstat_cpu_list *l);
 void kstat_irq_list_clear(struct kstat_irq_list *l);
 void kstat_softirq_list_clear(struct kstat_softirq_list *l);
 
+struct nlattr;
+
+/* Checked attribute access: -EBADMSG when the length is wrong. */
+int kstat_get_u8(const struct nlattr *a, uint8_t *v);
+int kstat_get_u32(const struct nlattr *a, uint32_t *v);
+int kstat_get_u64(const struct nlattr *a, uint64_t *v);
+int kstat_get_str(const struct nlattr *a, char **out);
+
+/* Nest parsers shared by replies and summaries. */
+int kstat_parse_cpu_nest(const struct nlattr *nest, struct kstat_cputime *c);
+int kstat_parse_irq_nest(const struct nlattr *nest, struct kstat_irq *q);
+int kstat_parse_arch_nest(const struct nlattr *nest, struct kstat_arch *r);
+int kstat_parse_softirq_nest(const struct nlattr *nest,
+			     struct kstat_softirq *s);
+int kstat_parse_config_nest(const struct nlattr *nest, struct kstat_config *c);
+int kstat_parse_config_msg(const struct nlmsghdr *nlh, struct kstat_config *c);
+int kstat_parse_stats_msg(const struct nlmsghdr *nlh, struct kstat_stats *st);
+void kstat_irq_free(struct kstat_irq *q);
+int kstat_summary_kick(struct kstat_handle *h);
+int kstat_handle_family(const struct kstat_handle *h);
+void kstat_arch_free(struct kstat_arch *r);
+
 #endif

@@ -265,6 +265,9 @@ struct kstat_req {
 	int64_t cpu;			/* KSTAT_A_SEL_CPU when >= 0 */
 	int64_t irq;			/* KSTAT_A_SEL_IRQ when >= 0 */
 	const struct kstat_filter *filter;
+	/* attributes of their own (CONFIG_SET) */
+	int (*put)(struct nl_msg *msg, const void *arg);
+	const void *put_arg;
 };
 
 static struct nl_msg *kstat_build(struct kstat_handle *h,
@@ -285,6 +288,8 @@ static struct nl_msg *kstat_build(struct kstat_handle *h,
 		err = nla_put_u32(msg, KSTAT_A_SEL_IRQ, r->irq);
 	if (!err && r->filter)
 		err = kstat_put_filter(msg, r->filter);
+	if (!err && r->put)
+		err = r->put(msg, r->put_arg);
 	if (err) {
 		nlmsg_free(msg);
 		return NULL;
@@ -483,4 +488,98 @@ int kstat_softirq_get(struct kstat_handle *h, const struct kstat_filter *f,
 	l->cpu_first = kstat_filter_cpu_first(r.filter);
 	*out = l;
 	return 0;
+}
+
+/* ---- summary configuration, telemetry, subscription kick ---- */
+
+static int parse_config(const struct nlmsghdr *nlh, void *out)
+{
+	return kstat_parse_config_msg(nlh, out);
+}
+
+static int parse_stats(const struct nlmsghdr *nlh, void *out)
+{
+	return kstat_parse_stats_msg(nlh, out);
+}
+
+static int parse_none(const struct nlmsghdr *nlh, void *out)
+{
+	(void)nlh;
+	(void)out;
+	return 0;
+}
+
+static void reset_none(void *out)
+{
+	(void)out;
+}
+
+int kstat_config_get(struct kstat_handle *h, struct kstat_config *cfg)
+{
+	struct kstat_req r = { .cmd = KSTAT_CMD_CONFIG_GET, .cpu = -1,
+			       .irq = -1 };
+
+	memset(cfg, 0, sizeof(*cfg));
+	return kstat_xfer(h, &r, parse_config, reset_none, cfg);
+}
+
+struct kstat_config_change {
+	const struct kstat_config *cfg;
+	unsigned int fields;
+};
+
+static int put_config(struct nl_msg *msg, const void *arg)
+{
+	const struct kstat_config_change *c = arg;
+	const struct kstat_config *cfg = c->cfg;
+	struct nlattr *nest = nla_nest_start(msg, KSTAT_A_CONFIG);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (((c->fields & KSTAT_CONFIG_INTERVAL) &&
+	     nla_put_u32(msg, KSTAT_A_CONFIG_INTERVAL_MS, cfg->interval_ms)) ||
+	    ((c->fields & KSTAT_CONFIG_BATCH) &&
+	     nla_put_u32(msg, KSTAT_A_CONFIG_BATCH, cfg->batch)) ||
+	    ((c->fields & KSTAT_CONFIG_KEYFRAME) &&
+	     nla_put_u32(msg, KSTAT_A_CONFIG_KEYFRAME, cfg->keyframe)) ||
+	    ((c->fields & KSTAT_CONFIG_SECTIONS) &&
+	     nla_put_u32(msg, KSTAT_A_CONFIG_SECTIONS, cfg->sections)) ||
+	    ((c->fields & KSTAT_CONFIG_PERCPU) &&
+	     nla_put_u8(msg, KSTAT_A_CONFIG_PERCPU, !!cfg->percpu)))
+		return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+int kstat_config_set(struct kstat_handle *h, const struct kstat_config *cfg,
+		     unsigned int fields)
+{
+	struct kstat_config_change c = { .cfg = cfg, .fields = fields };
+	struct kstat_req r = { .cmd = KSTAT_CMD_CONFIG_SET, .cpu = -1,
+			       .irq = -1, .put = put_config, .put_arg = &c };
+
+	return kstat_xfer(h, &r, parse_none, reset_none, NULL);
+}
+
+int kstat_stats_get(struct kstat_handle *h, struct kstat_stats *st)
+{
+	struct kstat_req r = { .cmd = KSTAT_CMD_STATS_GET, .cpu = -1,
+			       .irq = -1 };
+
+	memset(st, 0, sizeof(*st));
+	return kstat_xfer(h, &r, parse_stats, reset_none, st);
+}
+
+/* Ask the kernel to start (or keep) its producer for our group. */
+int kstat_summary_kick(struct kstat_handle *h)
+{
+	struct kstat_req r = { .cmd = KSTAT_CMD_SUBSCRIBE, .cpu = -1,
+			       .irq = -1 };
+
+	return kstat_xfer(h, &r, parse_none, reset_none, NULL);
+}
+
+int kstat_handle_family(const struct kstat_handle *h)
+{
+	return h->family;
 }

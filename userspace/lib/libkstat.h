@@ -158,6 +158,116 @@ int kstat_softirq_get(struct kstat_handle *h, const struct kstat_filter *f,
 		      struct kstat_softirq_list **out);
 void kstat_softirq_list_free(struct kstat_softirq_list *l);
 
+/* ---- summary configuration and producer telemetry ---- */
+
+struct kstat_config {
+	uint32_t interval_ms;		/* >= KSTAT_INTERVAL_MIN_MS */
+	uint32_t batch;			/* samples per notification */
+	uint32_t keyframe;		/* a full sample every N batches */
+	uint32_t sections;		/* KSTAT_SECTION_* */
+	int percpu;			/* per-CPU IRQ counts in samples */
+};
+
+/* Which fields kstat_config_set() changes. */
+enum kstat_config_field {
+	KSTAT_CONFIG_INTERVAL	= 1 << 0,
+	KSTAT_CONFIG_BATCH	= 1 << 1,
+	KSTAT_CONFIG_KEYFRAME	= 1 << 2,
+	KSTAT_CONFIG_SECTIONS	= 1 << 3,
+	KSTAT_CONFIG_PERCPU	= 1 << 4,
+};
+
+int kstat_config_get(struct kstat_handle *h, struct kstat_config *cfg);
+/* Needs CAP_NET_ADMIN: -EPERM otherwise. */
+int kstat_config_set(struct kstat_handle *h, const struct kstat_config *cfg,
+		     unsigned int fields);
+
+struct kstat_stats {
+	uint64_t samples_taken;
+	uint64_t summaries_sent;
+	uint64_t messages_sent;
+	uint64_t delivery_failures;	/* multicasts some listener missed */
+	uint64_t alloc_failures;
+	uint64_t build_ns_last;
+	uint64_t build_ns_max;
+	uint64_t keyframe_bytes;	/* size of the last full sample */
+	uint64_t delta_bytes;		/* size of the last delta sample */
+	uint32_t generation;
+	int listening;			/* the group has listeners */
+	int running;			/* the producer is running */
+};
+
+int kstat_stats_get(struct kstat_handle *h, struct kstat_stats *st);
+
+/* ---- subscriptions ----
+ *
+ * A subscription has its own socket, joined to the "summary" group, with
+ * a large receive buffer.  The library reassembles batches split over
+ * several messages, applies deltas onto the last full state and hands the
+ * callback complete, absolute counters.  IRQ counts are 64-bit here.
+ *
+ * Loss is never silent: a gap in sequence numbers, or a socket overrun
+ * (ENOBUFS), calls ops->lost with how many samples were missed; no sample
+ * is delivered again until the next keyframe has rebuilt the state.
+ */
+struct kstat_sample {
+	uint64_t seq;
+	uint64_t timestamp_ns;		/* CLOCK_BOOTTIME */
+	uint32_t generation;
+	int keyframe;			/* this sample was sent in full */
+	int config_changed;		/* config is new with this sample */
+	struct kstat_config config;
+	uint32_t sections;		/* sections this sample carries */
+	struct kstat_cputime *cpus;	/* online CPUs, then the total (-1) */
+	size_t nr_cpus;
+	struct kstat_irq *irqs;		/* by IRQ number; no metadata */
+	size_t nr_irqs;
+	const uint32_t *irqs_changed;	/* IRQ numbers this sample carried */
+	size_t nr_irqs_changed;
+	struct kstat_softirq *softirqs;
+	size_t nr_softirqs;
+	struct kstat_arch *arch;
+	size_t nr_arch;
+	uint64_t intr_sum;
+};
+
+enum kstat_lost_reason {
+	KSTAT_LOST_GAP,		/* sequence numbers jumped */
+	KSTAT_LOST_OVERRUN,	/* the socket buffer overflowed (ENOBUFS) */
+	KSTAT_LOST_PARTIAL,	/* a batch arrived incomplete */
+};
+
+struct kstat_sub_ops {
+	/* A complete sample; valid until the callback returns. */
+	void (*sample)(const struct kstat_sample *s, void *arg);
+	/* @lost samples are missing (0: unknown yet, an overrun). */
+	void (*lost)(uint64_t lost, enum kstat_lost_reason why, void *arg);
+};
+
+struct kstat_sub;
+
+/* Default receive buffer of a subscription socket. */
+#define KSTAT_SUB_RCVBUF_DEFAULT	(4 << 20)
+
+/*
+ * Join the summary group and start the kernel's producer.  @rcvbuf: the
+ * socket receive buffer in bytes, 0 for KSTAT_SUB_RCVBUF_DEFAULT.
+ */
+int kstat_subscribe(struct kstat_handle *h, const struct kstat_sub_ops *ops,
+		    void *arg, int rcvbuf, struct kstat_sub **subp);
+void kstat_unsubscribe(struct kstat_sub *sub);
+/* The fd to poll for POLLIN. */
+int kstat_sub_fd(const struct kstat_sub *sub);
+/* Handle what is queued without blocking: samples delivered, or -errno. */
+int kstat_sub_dispatch(struct kstat_sub *sub);
+/* Block and dispatch until kstat_sub_break() or an error. */
+int kstat_sub_loop(struct kstat_sub *sub);
+void kstat_sub_break(struct kstat_sub *sub);
+/* Samples reported lost so far. */
+uint64_t kstat_sub_lost(const struct kstat_sub *sub);
+/* Why the last call on @sub failed. */
+const char *kstat_sub_last_error(const struct kstat_sub *sub);
+
 /* Is @cpu set in an online bitmap from the kernel? */
 int kstat_cpu_is_online(const uint8_t *online, size_t len, unsigned int cpu);
 

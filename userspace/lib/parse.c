@@ -33,7 +33,7 @@ int kstat_cpu_is_online(const uint8_t *online, size_t len, unsigned int cpu)
 
 /* ---- checked attribute access ---- */
 
-static int get_u8(const struct nlattr *a, uint8_t *v)
+int kstat_get_u8(const struct nlattr *a, uint8_t *v)
 {
 	if (nla_len(a) != sizeof(*v))
 		return -EBADMSG;
@@ -41,7 +41,7 @@ static int get_u8(const struct nlattr *a, uint8_t *v)
 	return 0;
 }
 
-static int get_u32(const struct nlattr *a, uint32_t *v)
+int kstat_get_u32(const struct nlattr *a, uint32_t *v)
 {
 	if (nla_len(a) != sizeof(*v))
 		return -EBADMSG;
@@ -49,7 +49,7 @@ static int get_u32(const struct nlattr *a, uint32_t *v)
 	return 0;
 }
 
-static int get_u64(const struct nlattr *a, uint64_t *v)
+int kstat_get_u64(const struct nlattr *a, uint64_t *v)
 {
 	if (nla_len(a) != sizeof(*v))
 		return -EBADMSG;
@@ -58,7 +58,7 @@ static int get_u64(const struct nlattr *a, uint64_t *v)
 }
 
 /* A NUL-terminated string attribute, copied; replaces *out. */
-static int get_str(const struct nlattr *a, char **out)
+int kstat_get_str(const struct nlattr *a, char **out)
 {
 	int len = nla_len(a);
 	char *s;
@@ -137,7 +137,7 @@ static int msg_attrs(const struct nlmsghdr *nlh, struct nlattr **head, int *len)
 
 /* ---- CPU ---- */
 
-static int parse_cpu_nest(const struct nlattr *nest, struct kstat_cputime *c)
+int kstat_parse_cpu_nest(const struct nlattr *nest, struct kstat_cputime *c)
 {
 	struct nlattr *a;
 	uint32_t cpu = 0;
@@ -147,12 +147,12 @@ static int parse_cpu_nest(const struct nlattr *nest, struct kstat_cputime *c)
 	nla_for_each_nested(a, nest, rem) {
 		t = nla_type(a);
 		if (t == KSTAT_A_CPU_ID) {
-			err = get_u32(a, &cpu);
+			err = kstat_get_u32(a, &cpu);
 			if (!err && cpu > INT32_MAX)
 				err = -EBADMSG;
 			c->cpu = cpu;
 		} else if (t >= KSTAT_A_CPU_USER && t <= KSTAT_A_CPU_GUEST_NICE) {
-			err = get_u64(a, &c->ns[t - KSTAT_A_CPU_USER]);
+			err = kstat_get_u64(a, &c->ns[t - KSTAT_A_CPU_USER]);
 		}
 		if (err)
 			return err;
@@ -174,7 +174,7 @@ int kstat_parse_cpu_msg(const struct nlmsghdr *nlh, struct kstat_cpu_list *l)
 		err = grow((void **)&l->cpus, l->nr, sizeof(*l->cpus));
 		if (err)
 			return err;
-		err = parse_cpu_nest(a, &l->cpus[l->nr]);
+		err = kstat_parse_cpu_nest(a, &l->cpus[l->nr]);
 		if (err)
 			return err;
 		l->nr++;
@@ -203,7 +203,7 @@ static int add_action(struct kstat_irq *q, const struct nlattr *a)
 	char *name = NULL;
 	int err;
 
-	err = get_str(a, &name);
+	err = kstat_get_str(a, &name);
 	if (!err)
 		err = grow((void **)&q->actions, q->nr_actions,
 			   sizeof(*q->actions));
@@ -224,23 +224,23 @@ static int parse_irq_attr(const struct nlattr *a, struct kstat_irq *q,
 	switch (nla_type(a)) {
 	case KSTAT_A_IRQ_ID:
 		*seen |= 1;
-		return get_u32(a, &q->irq);
+		return kstat_get_u32(a, &q->irq);
 	case KSTAT_A_IRQ_COUNT:
 		*seen |= 2;
-		return get_u64(a, &q->count);
+		return kstat_get_u64(a, &q->count);
 	case KSTAT_A_IRQ_PERCPU:
 		return get_percpu(a, &q->percpu, &q->nr_percpu);
 	case KSTAT_A_IRQ_CHIP:
-		return get_str(a, &q->chip);
+		return kstat_get_str(a, &q->chip);
 	case KSTAT_A_IRQ_HWIRQ:
 		q->has_hwirq = 1;
-		return get_u64(a, &q->hwirq);
+		return kstat_get_u64(a, &q->hwirq);
 	case KSTAT_A_IRQ_LEVEL:
-		err = get_u8(a, &level);
+		err = kstat_get_u8(a, &level);
 		q->level = level;
 		return err;
 	case KSTAT_A_IRQ_NAME:
-		return get_str(a, &q->name);
+		return kstat_get_str(a, &q->name);
 	case KSTAT_A_IRQ_ACTION:
 		return add_action(q, a);
 	default:
@@ -248,7 +248,7 @@ static int parse_irq_attr(const struct nlattr *a, struct kstat_irq *q,
 	}
 }
 
-static int parse_irq_nest(const struct nlattr *nest, struct kstat_irq *q)
+int kstat_parse_irq_nest(const struct nlattr *nest, struct kstat_irq *q)
 {
 	struct nlattr *a;
 	int rem, err, seen = 0;
@@ -261,7 +261,7 @@ static int parse_irq_nest(const struct nlattr *nest, struct kstat_irq *q)
 	return seen == 3 ? 0 : -EBADMSG;	/* id and count are required */
 }
 
-static int parse_arch_nest(const struct nlattr *nest, struct kstat_arch *r)
+int kstat_parse_arch_nest(const struct nlattr *nest, struct kstat_arch *r)
 {
 	struct nlattr *a;
 	int rem, err = 0;
@@ -269,13 +269,13 @@ static int parse_arch_nest(const struct nlattr *nest, struct kstat_arch *r)
 	nla_for_each_nested(a, nest, rem) {
 		switch (nla_type(a)) {
 		case KSTAT_A_ARCH_NAME:
-			err = get_str(a, &r->name);
+			err = kstat_get_str(a, &r->name);
 			break;
 		case KSTAT_A_ARCH_DESC:
-			err = get_str(a, &r->desc);
+			err = kstat_get_str(a, &r->desc);
 			break;
 		case KSTAT_A_ARCH_COUNT:
-			err = get_u64(a, &r->count);
+			err = kstat_get_u64(a, &r->count);
 			break;
 		case KSTAT_A_ARCH_PERCPU:
 			err = get_percpu(a, &r->percpu, &r->nr_percpu);
@@ -297,17 +297,17 @@ static int parse_irq_top(const struct nlattr *a, struct kstat_irq_list *l)
 		if (err)
 			return err;
 		/* counted before parsing so that clear() frees a partial one */
-		return parse_irq_nest(a, &l->irqs[l->nr++]);
+		return kstat_parse_irq_nest(a, &l->irqs[l->nr++]);
 	case KSTAT_A_ARCH:
 		err = grow((void **)&l->arch, l->nr_arch, sizeof(*l->arch));
 		if (err)
 			return err;
-		return parse_arch_nest(a, &l->arch[l->nr_arch++]);
+		return kstat_parse_arch_nest(a, &l->arch[l->nr_arch++]);
 	case KSTAT_A_INTR_SUM:
 		l->has_totals = 1;
-		return get_u64(a, &l->intr_sum);
+		return kstat_get_u64(a, &l->intr_sum);
 	case KSTAT_A_NR_IRQS:
-		return get_u32(a, &l->nr_irqs);
+		return kstat_get_u32(a, &l->nr_irqs);
 	case KSTAT_A_ONLINE_CPUS:
 		return get_bytes(a, &l->online, &l->online_len);
 	default:
@@ -331,7 +331,7 @@ int kstat_parse_irq_msg(const struct nlmsghdr *nlh, struct kstat_irq_list *l)
 	return 0;
 }
 
-static void irq_free(struct kstat_irq *q)
+void kstat_irq_free(struct kstat_irq *q)
 {
 	size_t i;
 
@@ -343,7 +343,7 @@ static void irq_free(struct kstat_irq *q)
 	free(q->name);
 }
 
-static void arch_free(struct kstat_arch *r)
+void kstat_arch_free(struct kstat_arch *r)
 {
 	free(r->name);
 	free(r->desc);
@@ -355,9 +355,9 @@ void kstat_irq_list_clear(struct kstat_irq_list *l)
 	size_t i;
 
 	for (i = 0; i < l->nr; i++)
-		irq_free(&l->irqs[i]);
+		kstat_irq_free(&l->irqs[i]);
 	for (i = 0; i < l->nr_arch; i++)
-		arch_free(&l->arch[i]);
+		kstat_arch_free(&l->arch[i]);
 	free(l->irqs);
 	free(l->arch);
 	free(l->online);
@@ -374,7 +374,7 @@ void kstat_irq_list_free(struct kstat_irq_list *l)
 
 /* ---- softirqs ---- */
 
-static int parse_softirq_nest(const struct nlattr *nest, struct kstat_softirq *s)
+int kstat_parse_softirq_nest(const struct nlattr *nest, struct kstat_softirq *s)
 {
 	struct nlattr *a;
 	int rem, err = 0;
@@ -382,13 +382,13 @@ static int parse_softirq_nest(const struct nlattr *nest, struct kstat_softirq *s
 	nla_for_each_nested(a, nest, rem) {
 		switch (nla_type(a)) {
 		case KSTAT_A_SOFTIRQ_VEC:
-			err = get_u32(a, &s->vec);
+			err = kstat_get_u32(a, &s->vec);
 			break;
 		case KSTAT_A_SOFTIRQ_NAME:
-			err = get_str(a, &s->name);
+			err = kstat_get_str(a, &s->name);
 			break;
 		case KSTAT_A_SOFTIRQ_COUNT:
-			err = get_u64(a, &s->count);
+			err = kstat_get_u64(a, &s->count);
 			break;
 		case KSTAT_A_SOFTIRQ_PERCPU:
 			err = get_percpu(a, &s->percpu, &s->nr_percpu);
@@ -415,7 +415,7 @@ int kstat_parse_softirq_msg(const struct nlmsghdr *nlh,
 		} else if (nla_type(a) == KSTAT_A_SOFTIRQ) {
 			err = grow((void **)&l->vecs, l->nr, sizeof(*l->vecs));
 			if (!err)
-				err = parse_softirq_nest(a, &l->vecs[l->nr++]);
+				err = kstat_parse_softirq_nest(a, &l->vecs[l->nr++]);
 		}
 		if (err)
 			return err;
@@ -442,4 +442,112 @@ void kstat_softirq_list_free(struct kstat_softirq_list *l)
 		return;
 	kstat_softirq_list_clear(l);
 	free(l);
+}
+
+/* ---- summary configuration and telemetry ---- */
+
+int kstat_parse_config_nest(const struct nlattr *nest, struct kstat_config *c)
+{
+	struct nlattr *a;
+	uint8_t percpu = 0;
+	int rem, err = 0;
+
+	memset(c, 0, sizeof(*c));
+	nla_for_each_nested(a, nest, rem) {
+		switch (nla_type(a)) {
+		case KSTAT_A_CONFIG_INTERVAL_MS:
+			err = kstat_get_u32(a, &c->interval_ms);
+			break;
+		case KSTAT_A_CONFIG_BATCH:
+			err = kstat_get_u32(a, &c->batch);
+			break;
+		case KSTAT_A_CONFIG_KEYFRAME:
+			err = kstat_get_u32(a, &c->keyframe);
+			break;
+		case KSTAT_A_CONFIG_SECTIONS:
+			err = kstat_get_u32(a, &c->sections);
+			break;
+		case KSTAT_A_CONFIG_PERCPU:
+			err = kstat_get_u8(a, &percpu);
+			c->percpu = percpu;
+			break;
+		}
+		if (err)
+			return err;
+	}
+	return c->interval_ms ? 0 : -EBADMSG;
+}
+
+int kstat_parse_config_msg(const struct nlmsghdr *nlh, struct kstat_config *c)
+{
+	struct nlattr *head, *a;
+	int len, rem, err;
+
+	err = msg_attrs(nlh, &head, &len);
+	if (err)
+		return err;
+	nla_for_each_attr(a, head, len, rem)
+		if (nla_type(a) == KSTAT_A_CONFIG)
+			return kstat_parse_config_nest(a, c);
+	return -EBADMSG;
+}
+
+static int parse_stats_attr(const struct nlattr *a, struct kstat_stats *st)
+{
+	uint8_t flag = 0;
+	int err;
+
+	switch (nla_type(a)) {
+	case KSTAT_A_STATS_SAMPLES:
+		return kstat_get_u64(a, &st->samples_taken);
+	case KSTAT_A_STATS_SUMMARIES:
+		return kstat_get_u64(a, &st->summaries_sent);
+	case KSTAT_A_STATS_MESSAGES:
+		return kstat_get_u64(a, &st->messages_sent);
+	case KSTAT_A_STATS_DELIVERY_FAILURES:
+		return kstat_get_u64(a, &st->delivery_failures);
+	case KSTAT_A_STATS_ALLOC_FAILURES:
+		return kstat_get_u64(a, &st->alloc_failures);
+	case KSTAT_A_STATS_BUILD_NS_LAST:
+		return kstat_get_u64(a, &st->build_ns_last);
+	case KSTAT_A_STATS_BUILD_NS_MAX:
+		return kstat_get_u64(a, &st->build_ns_max);
+	case KSTAT_A_STATS_KEYFRAME_BYTES:
+		return kstat_get_u64(a, &st->keyframe_bytes);
+	case KSTAT_A_STATS_DELTA_BYTES:
+		return kstat_get_u64(a, &st->delta_bytes);
+	case KSTAT_A_STATS_GENERATION:
+		return kstat_get_u32(a, &st->generation);
+	case KSTAT_A_STATS_LISTENING:
+		err = kstat_get_u8(a, &flag);
+		st->listening = flag;
+		return err;
+	case KSTAT_A_STATS_RUNNING:
+		err = kstat_get_u8(a, &flag);
+		st->running = flag;
+		return err;
+	default:
+		return 0;
+	}
+}
+
+int kstat_parse_stats_msg(const struct nlmsghdr *nlh, struct kstat_stats *st)
+{
+	struct nlattr *head, *a, *b;
+	int len, rem, rem2, err;
+
+	err = msg_attrs(nlh, &head, &len);
+	if (err)
+		return err;
+	nla_for_each_attr(a, head, len, rem) {
+		if (nla_type(a) != KSTAT_A_STATS)
+			continue;
+		nla_for_each_nested(b, a, rem2) {
+			err = parse_stats_attr(b, st);
+			if (err)
+				return err;
+		}
+		return 0;
+	}
+	return -EBADMSG;
 }

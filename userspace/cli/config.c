@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kstat config, kstat stats: the summary producer's configuration and its
+ * own telemetry.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "json_print.h"
+#include "kstat.h"
+
+static const char config_usage[] =
+	"Usage: kstat config [ show ]\n"
+	"       kstat config set [ interval MS ] [ batch N ] [ keyframe N ]\n"
+	"                        [ sections SECTION[,SECTION...] ] [ percpu { on | off } ]\n"
+	"       kstat config help\n"
+	"where  SECTION := { cpu | irq | softirq | all }\n"
+	"\n"
+	"The periodic summaries the kernel multicasts to subscribers (kstat\n"
+	"watch, kstat monitor): a sample every interval (at least 10 ms), one\n"
+	"notification every batch samples, a full sample every keyframe\n"
+	"batches; the sections a sample carries, and whether IRQs come with\n"
+	"per-CPU counts.  \"set\" needs CAP_NET_ADMIN and applies from the next\n"
+	"sample on.  JSON keys: interval_ms, batch, keyframe, sections (an\n"
+	"array of names), percpu (true/false).\n";
+
+static const struct {
+	const char *name;
+	uint32_t bit;
+} section_names[] = {
+	{ "cpu", KSTAT_SECTION_CPU },
+	{ "irq", KSTAT_SECTION_IRQ },
+	{ "softirq", KSTAT_SECTION_SOFTIRQ },
+};
+
+#define NR_SECTIONS (sizeof(section_names) / sizeof(section_names[0]))
+
+/* "cpu,irq" or "all" into KSTAT_SECTION_* bits; 0 or -1. */
+static int parse_sections(const char *arg, uint32_t *out)
+{
+	char buf[64], *tok, *save = NULL;
+	size_t i;
+
+	if (strlen(arg) >= sizeof(buf))
+		return -1;
+	strcpy(buf, arg);
+	*out = 0;
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "all")) {
+			*out |= KSTAT_SECTION_ALL;
+			continue;
+		}
+		for (i = 0; i < NR_SECTIONS; i++)
+			if (!strcmp(tok, section_names[i].name))
+				break;
+		if (i == NR_SECTIONS)
+			return -1;
+		*out |= section_names[i].bit;
+	}
+	return *out ? 0 : -1;
+}
+
+static int config_show(int argc, char **argv)
+{
+	struct kstat_handle *h;
+	struct kstat_config c;
+	size_t i;
+
+	if (argc)
+		return usage_err("config", "unexpected argument \"%s\"", argv[0]);
+	h = kstat_handle();
+	if (!h)
+		return EXIT_FAIL;
+	if (kstat_config_get(h, &c))
+		return kernel_err("cannot read the summary configuration");
+
+	open_json_object(NULL);
+	print_uint(PRINT_ANY, "interval_ms", "interval_ms %u", c.interval_ms);
+	print_uint(PRINT_ANY, "batch", " batch %u", c.batch);
+	print_uint(PRINT_ANY, "keyframe", " keyframe %u", c.keyframe);
+	print_string(PRINT_FP, NULL, " sections", NULL);
+	open_json_array("sections");
+	for (i = 0; i < NR_SECTIONS; i++)
+		if (c.sections & section_names[i].bit)
+			print_string(PRINT_ANY, NULL, i ? ",%s" : " %s",
+				     section_names[i].name);
+	close_json_array();
+	print_bool(PRINT_JSON, "percpu", NULL, c.percpu);
+	print_string(PRINT_FP, NULL, " percpu %s", c.percpu ? "on" : "off");
+	close_json_object();
+	print_nl();
+	return EXIT_OK;
+}
+
+static int config_set(int argc, char **argv)
+{
+	struct kstat_config c = { 0 };
+	unsigned int fields = 0;
+	struct kstat_handle *h;
+	const char *key, *val;
+	int a;
+
+	if (!argc)
+		return usage_err("config", "\"set\" needs at least one setting");
+	for (a = 0; a < argc; a += 2) {
+		key = argv[a];
+		if (a + 1 >= argc)
+			return usage_err("config", "\"%s\" needs a value", key);
+		val = argv[a + 1];
+		if (is_prefix(key, "interval")) {
+			if (parse_u32(val, &c.interval_ms))
+				return usage_err("config", "bad interval \"%s\"", val);
+			fields |= KSTAT_CONFIG_INTERVAL;
+		} else if (is_prefix(key, "batch")) {
+			if (parse_u32(val, &c.batch))
+				return usage_err("config", "bad batch \"%s\"", val);
+			fields |= KSTAT_CONFIG_BATCH;
+		} else if (is_prefix(key, "keyframe")) {
+			if (parse_u32(val, &c.keyframe))
+				return usage_err("config", "bad keyframe \"%s\"", val);
+			fields |= KSTAT_CONFIG_KEYFRAME;
+		} else if (is_prefix(key, "sections")) {
+			if (parse_sections(val, &c.sections))
+				return usage_err("config", "bad sections \"%s\"", val);
+			fields |= KSTAT_CONFIG_SECTIONS;
+		} else if (is_prefix(key, "percpu")) {
+			if (strcmp(val, "on") && strcmp(val, "off"))
+				return usage_err("config", "percpu is \"on\" or \"off\", not \"%s\"", val);
+			c.percpu = !strcmp(val, "on");
+			fields |= KSTAT_CONFIG_PERCPU;
+		} else {
+			return usage_err("config", "unknown setting \"%s\"", key);
+		}
+	}
+
+	h = kstat_handle();
+	if (!h)
+		return EXIT_FAIL;
+	a = kstat_config_set(h, &c, fields);
+	if (a == -EPERM) {
+		kstat_err("cannot change the summary configuration: it needs CAP_NET_ADMIN (run as root)");
+		return EXIT_FAIL;
+	}
+	if (a)
+		return kernel_err("cannot change the summary configuration");
+	return EXIT_OK;
+}
+
+static int config_help(int argc, char **argv)
+{
+	(void)argv;
+	return show_help("config", config_usage, argc);
+}
+
+static const struct cmd config_cmds[] = {
+	{ "show", config_show, NULL },	/* first: the default */
+	{ "set", config_set, NULL },
+	{ "help", config_help, NULL },
+	{ NULL, NULL, NULL }
+};
+
+int do_config(int argc, char **argv)
+{
+	return cmd_dispatch("config", config_cmds, argc, argv);
+}
+
+/* ---- kstat stats ---- */
+
+static const char stats_usage[] =
+	"Usage: kstat stats [ show ]\n"
+	"       kstat stats help\n"
+	"\n"
+	"The summary producer's own telemetry: samples taken, summaries and\n"
+	"messages sent, deliveries some subscriber missed (its socket was\n"
+	"full), allocation failures, the time to build the last sample and\n"
+	"the longest, the size of the last full and delta samples, the\n"
+	"generation, and whether the group has listeners and the producer\n"
+	"runs.  JSON keys: samples_taken, summaries_sent, messages_sent,\n"
+	"delivery_failures, alloc_failures, build_ns_last, build_ns_max,\n"
+	"keyframe_bytes, delta_bytes, generation, listening, running.\n";
+
+static int stats_show(int argc, char **argv)
+{
+	struct kstat_handle *h;
+	struct kstat_stats s;
+
+	if (argc)
+		return usage_err("stats", "unexpected argument \"%s\"", argv[0]);
+	h = kstat_handle();
+	if (!h)
+		return EXIT_FAIL;
+	if (kstat_stats_get(h, &s))
+		return kernel_err("cannot read the summary statistics");
+
+	open_json_object(NULL);
+	print_u64(PRINT_ANY, "samples_taken", "samples_taken %" PRIu64 "\n",
+		  s.samples_taken);
+	print_u64(PRINT_ANY, "summaries_sent", "summaries_sent %" PRIu64 "\n",
+		  s.summaries_sent);
+	print_u64(PRINT_ANY, "messages_sent", "messages_sent %" PRIu64 "\n",
+		  s.messages_sent);
+	print_u64(PRINT_ANY, "delivery_failures", "delivery_failures %" PRIu64 "\n",
+		  s.delivery_failures);
+	print_u64(PRINT_ANY, "alloc_failures", "alloc_failures %" PRIu64 "\n",
+		  s.alloc_failures);
+	print_u64(PRINT_ANY, "build_ns_last", "build_ns_last %" PRIu64 "\n",
+		  s.build_ns_last);
+	print_u64(PRINT_ANY, "build_ns_max", "build_ns_max %" PRIu64 "\n",
+		  s.build_ns_max);
+	print_u64(PRINT_ANY, "keyframe_bytes", "keyframe_bytes %" PRIu64 "\n",
+		  s.keyframe_bytes);
+	print_u64(PRINT_ANY, "delta_bytes", "delta_bytes %" PRIu64 "\n",
+		  s.delta_bytes);
+	print_uint(PRINT_ANY, "generation", "generation %u\n", s.generation);
+	print_bool(PRINT_ANY, "listening", "listening %s\n", s.listening);
+	print_bool(PRINT_ANY, "running", "running %s", s.running);
+	close_json_object();
+	print_nl();
+	return EXIT_OK;
+}
+
+static int stats_help(int argc, char **argv)
+{
+	(void)argv;
+	return show_help("stats", stats_usage, argc);
+}
+
+static const struct cmd stats_cmds[] = {
+	{ "show", stats_show, NULL },
+	{ "help", stats_help, NULL },
+	{ NULL, NULL, NULL }
+};
+
+int do_stats(int argc, char **argv)
+{
+	return cmd_dispatch("stats", stats_cmds, argc, argv);
+}

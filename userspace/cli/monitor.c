@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kstat monitor: print every summary sample as it arrives, one line each
+ * (JSON Lines with -j), and every loss.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "json_print.h"
+#include "kstat.h"
+
+static const char monitor_usage[] =
+	"Usage: kstat monitor [ count N ] [ rcvbuf BYTES ] [ delay MS ]\n"
+	"       kstat monitor help\n"
+	"\n"
+	"One line per summary sample the kernel multicasts, until N samples\n"
+	"(default: until interrupted).  With -j, JSON Lines: every object has\n"
+	"\"seq\", \"timestamp_ns\" (CLOCK_BOOTTIME), \"received_ns\" (when it\n"
+	"reached kstat), \"generation\", \"keyframe\",\n"
+	"\"config\" (when it changed), \"cpu\" (every online CPU, then the total\n"
+	"with \"cpu\": null), \"softirq\", \"irq\" (the IRQs this sample carried:\n"
+	"all of them in a keyframe, the changed ones in a delta; counts are\n"
+	"absolute and 64-bit), \"arch\" and \"intr\".  A loss is printed as\n"
+	"{\"lost\": N, \"reason\": ...} (in text, a warning on stderr).\n"
+	"rcvbuf and delay are for testing overruns: a small socket buffer and\n"
+	"a pause after each read.\n";
+
+struct monitor {
+	uint64_t count;		/* stop after this many samples (0: never) */
+	uint64_t seen;
+	bool done;
+};
+
+/* When the sample reached us, on the clock of its timestamp. */
+static uint64_t boottime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void print_config(const struct kstat_config *c)
+{
+	open_json_object("config");
+	print_uint(PRINT_ANY, "interval_ms", " config: interval_ms %u",
+		   c->interval_ms);
+	print_uint(PRINT_ANY, "batch", " batch %u", c->batch);
+	print_uint(PRINT_ANY, "keyframe", " keyframe %u", c->keyframe);
+	print_uint(PRINT_ANY, "sections", " sections %#x", c->sections);
+	print_bool(PRINT_ANY, "percpu", " percpu %s", c->percpu);
+	close_json_object();
+}
+
+/* JSON only: the text line summarises instead. */
+static void print_cpus(const struct kstat_sample *s)
+{
+	size_t i;
+	int f;
+
+	open_json_array("cpu");
+	for (i = 0; i < s->nr_cpus; i++) {
+		open_json_object(NULL);
+		if (s->cpus[i].cpu < 0)
+			print_null(PRINT_JSON, "cpu", NULL, NULL);
+		else
+			print_int(PRINT_JSON, "cpu", NULL, s->cpus[i].cpu);
+		for (f = 0; f < KSTAT_CPUTIME_NR; f++)
+			print_u64(PRINT_JSON, kstat_cputime_name(f), NULL,
+				  s->cpus[i].ns[f]);
+		close_json_object();
+	}
+	close_json_array();
+}
+
+static const struct kstat_irq *find_irq(const struct kstat_sample *s,
+					uint32_t irq)
+{
+	size_t lo = 0, hi = s->nr_irqs;
+
+	/* s->irqs is in IRQ order: keyframes list IRQs ascending */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (s->irqs[mid].irq == irq)
+			return &s->irqs[mid];
+		if (s->irqs[mid].irq < irq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static void print_irqs(const struct kstat_sample *s)
+{
+	const struct kstat_irq *q;
+	uint32_t c;
+	size_t i;
+
+	open_json_array("irq");
+	for (i = 0; i < s->nr_irqs_changed; i++) {
+		q = find_irq(s, s->irqs_changed[i]);
+		if (!q)
+			continue;
+		open_json_object(NULL);
+		print_uint(PRINT_JSON, "irq", NULL, q->irq);
+		print_u64(PRINT_JSON, "count", NULL, q->count);
+		if (q->percpu) {
+			open_json_array("percpu");
+			for (c = 0; c < q->nr_percpu; c++)
+				print_uint(PRINT_JSON, NULL, NULL, q->percpu[c]);
+			close_json_array();
+		}
+		close_json_object();
+	}
+	close_json_array();
+}
+
+static void print_softirqs_arch(const struct kstat_sample *s)
+{
+	size_t i;
+
+	open_json_array("softirq");
+	for (i = 0; i < s->nr_softirqs; i++) {
+		open_json_object(NULL);
+		print_string(PRINT_JSON, "name", NULL, s->softirqs[i].name);
+		print_u64(PRINT_JSON, "count", NULL, s->softirqs[i].count);
+		close_json_object();
+	}
+	close_json_array();
+	open_json_array("arch");
+	for (i = 0; i < s->nr_arch; i++) {
+		open_json_object(NULL);
+		print_string(PRINT_JSON, "name", NULL, s->arch[i].name);
+		print_u64(PRINT_JSON, "count", NULL, s->arch[i].count);
+		close_json_object();
+	}
+	close_json_array();
+}
+
+static void on_sample(const struct kstat_sample *s, void *arg)
+{
+	struct monitor *m = arg;
+
+	new_json_obj(opts.json, false);	/* one line per sample */
+	open_json_object(NULL);
+	print_u64(PRINT_ANY, "seq", "seq %" PRIu64, s->seq);
+	print_u64(PRINT_ANY, "timestamp_ns", " timestamp_ns %" PRIu64,
+		  s->timestamp_ns);
+	print_u64(PRINT_JSON, "received_ns", NULL, boottime_ns());
+	print_uint(PRINT_ANY, "generation", " generation %u", s->generation);
+	print_bool(PRINT_ANY, "keyframe", " keyframe %s", s->keyframe);
+	if (s->config_changed)
+		print_config(&s->config);
+	if (s->sections & KSTAT_SECTION_CPU)
+		print_cpus(s);
+	if (s->sections & KSTAT_SECTION_SOFTIRQ)
+		print_softirqs_arch(s);
+	if (s->sections & KSTAT_SECTION_IRQ) {
+		print_irqs(s);
+		print_u64(PRINT_ANY, "intr", " intr %" PRIu64, s->intr_sum);
+	}
+	print_u64(PRINT_FP, NULL, " cpus %" PRIu64, s->nr_cpus);
+	print_u64(PRINT_FP, NULL, " irqs %" PRIu64, s->nr_irqs_changed);
+	print_u64(PRINT_FP, NULL, "/%" PRIu64, s->nr_irqs);
+	close_json_object();
+	print_nl();
+	delete_json_obj();
+
+	if (m->count && ++m->seen >= m->count)
+		m->done = true;
+}
+
+static void on_lost(uint64_t lost, enum kstat_lost_reason why, void *arg)
+{
+	(void)arg;
+	if (opts.json) {
+		printf("{\"lost\":%" PRIu64 ",\"reason\":\"%s\"}\n", lost,
+		       lost_reason(why));
+		return;
+	}
+	fflush(stdout);
+	fprintf(stderr, "kstat: warning: lost %" PRIu64 " sample%s (%s); "
+		"waiting for the next keyframe\n", lost, lost == 1 ? "" : "s",
+		lost_reason(why));
+}
+
+static int monitor_run(int argc, char **argv)
+{
+	static const struct kstat_sub_ops ops = {
+		.sample = on_sample,
+		.lost = on_lost,
+	};
+	struct monitor m = { 0 };
+	struct sub_run_opts o = { .ops = &ops, .arg = &m, .done = &m.done };
+	uint32_t v;
+	int a;
+
+	for (a = 0; a < argc; a += 2) {
+		if (a + 1 >= argc || parse_u32(argv[a + 1], &v))
+			return usage_err("monitor", "\"%s\" needs a number",
+					 argv[a]);
+		if (is_prefix(argv[a], "count") && v)
+			m.count = v;
+		else if (is_prefix(argv[a], "rcvbuf") && v)
+			o.rcvbuf = v;
+		else if (is_prefix(argv[a], "delay"))
+			o.delay_ms = v;
+		else
+			return usage_err("monitor", "unexpected argument \"%s\"",
+					 argv[a]);
+	}
+	return sub_run(&o);
+}
+
+static int monitor_help(int argc, char **argv)
+{
+	(void)argv;
+	return show_help("monitor", monitor_usage, argc);
+}
+
+int do_monitor(int argc, char **argv)
+{
+	if (argc && !strcmp(argv[0], "help"))
+		return monitor_help(argc - 1, argv + 1);
+	return monitor_run(argc, argv);
+}

@@ -1,0 +1,566 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libkstat: subscriptions to the "summary" multicast group.
+ *
+ * Each notification is one part of a batch (KSTAT_A_BATCH_SEQ, PART i of
+ * PARTS n) and carries sample nests; a sample split over parts repeats its
+ * SEQ in every piece.  Pieces are applied to the state as they arrive and
+ * a sample is handed to the callback once complete: when a piece of the
+ * next sample starts, or when the batch's last part ends.
+ *
+ * Anything missed (a seq gap, an incomplete batch, a socket overrun) is
+ * reported through ops->lost, and the state is not trusted again until a
+ * keyframe has rebuilt it.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/genetlink.h>
+
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+#include <netlink/netlink.h>
+
+#include "libkstat.h"
+#include "internal.h"
+
+struct kstat_sub {
+	struct nl_sock *sk;
+	struct nl_cb *cb;
+	struct kstat_sub_ops ops;
+	void *arg;
+	int brk;
+	int delivered;			/* samples delivered by this dispatch */
+	uint64_t lost;
+	char errmsg[256];
+
+	/* sequence and batch tracking */
+	int have_seq;
+	uint64_t next_seq;
+	int synced;			/* state rebuilt by a keyframe */
+	int overrun;			/* ENOBUFS not yet accounted for */
+	int in_batch;
+	uint64_t batch_seq;
+	uint32_t next_part, parts;
+
+	/* the sample being assembled, and the state it applies to */
+	int pending;			/* a sample has pieces applied */
+	int cpus_reset;			/* its CPU list was restarted */
+	struct kstat_sample s;
+	size_t cap_cpus, cap_irqs, cap_arch, cap_softirqs;
+	int32_t *slot;			/* IRQ number -> index in s.irqs */
+	size_t nr_slots;
+	uint32_t *changed;		/* backs s.irqs_changed */
+	size_t cap_changed;
+};
+
+/* ---- state ---- */
+
+static void state_clear_irqs(struct kstat_sub *sub)
+{
+	size_t i;
+
+	for (i = 0; i < sub->s.nr_irqs; i++) {
+		if (sub->s.irqs[i].irq < sub->nr_slots)
+			sub->slot[sub->s.irqs[i].irq] = -1;
+		kstat_irq_free(&sub->s.irqs[i]);
+	}
+	sub->s.nr_irqs = 0;
+	for (i = 0; i < sub->s.nr_arch; i++)
+		kstat_arch_free(&sub->s.arch[i]);
+	sub->s.nr_arch = 0;
+	for (i = 0; i < sub->s.nr_softirqs; i++) {
+		free(sub->s.softirqs[i].name);
+		free(sub->s.softirqs[i].percpu);
+	}
+	sub->s.nr_softirqs = 0;
+}
+
+static int reserve(void **arr, size_t *cap, size_t need, size_t size)
+{
+	size_t n = *cap ? *cap : 16;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	p = realloc(*arr, n * size);
+	if (!p)
+		return -ENOMEM;
+	memset((char *)p + *cap * size, 0, (n - *cap) * size);
+	*arr = p;
+	*cap = n;
+	return 0;
+}
+
+static int slot_reserve(struct kstat_sub *sub, uint32_t irq)
+{
+	size_t old = sub->nr_slots, i;
+
+	if (irq < old)
+		return 0;
+	if (irq >= (1u << 24))
+		return -EBADMSG;	/* no kernel has that many IRQs */
+	if (reserve((void **)&sub->slot, &sub->nr_slots, (size_t)irq + 1,
+		    sizeof(*sub->slot)))
+		return -ENOMEM;
+	for (i = old; i < sub->nr_slots; i++)
+		sub->slot[i] = -1;
+	return 0;
+}
+
+/* ---- applying the pieces of a sample ---- */
+
+static int apply_cpu(struct kstat_sub *sub, const struct nlattr *a)
+{
+	struct kstat_cputime c;
+	int err;
+
+	if (!sub->cpus_reset) {
+		sub->s.nr_cpus = 0;
+		sub->cpus_reset = 1;
+	}
+	err = kstat_parse_cpu_nest(a, &c);
+	if (!err)
+		err = reserve((void **)&sub->s.cpus, &sub->cap_cpus,
+			      sub->s.nr_cpus + 1, sizeof(c));
+	if (!err)
+		sub->s.cpus[sub->s.nr_cpus++] = c;
+	return err;
+}
+
+static int apply_irq(struct kstat_sub *sub, const struct nlattr *a, int key)
+{
+	struct kstat_irq q = { 0 };
+	int err = kstat_parse_irq_nest(a, &q);
+	struct kstat_irq *dst;
+
+	if (!err)
+		err = slot_reserve(sub, q.irq);
+	if (err)
+		goto fail;
+	if (sub->slot[q.irq] >= 0) {
+		dst = &sub->s.irqs[sub->slot[q.irq]];
+		kstat_irq_free(dst);
+	} else if (key) {
+		/* keyframes list IRQs in ascending order: append */
+		err = reserve((void **)&sub->s.irqs, &sub->cap_irqs,
+			      sub->s.nr_irqs + 1, sizeof(q));
+		if (err)
+			goto fail;
+		sub->slot[q.irq] = sub->s.nr_irqs;
+		dst = &sub->s.irqs[sub->s.nr_irqs++];
+	} else {
+		err = -EBADMSG;	/* a delta may not add an IRQ */
+		goto fail;
+	}
+	*dst = q;
+	err = reserve((void **)&sub->changed, &sub->cap_changed,
+		      sub->s.nr_irqs_changed + 1, sizeof(*sub->changed));
+	if (err)
+		return err;
+	sub->changed[sub->s.nr_irqs_changed++] = q.irq;
+	sub->s.irqs_changed = sub->changed;
+	return 0;
+fail:
+	kstat_irq_free(&q);
+	return err;
+}
+
+static int apply_softirq(struct kstat_sub *sub, const struct nlattr *a)
+{
+	struct kstat_softirq v = { 0 };
+	size_t i;
+	int err = kstat_parse_softirq_nest(a, &v);
+
+	for (i = 0; !err && i < sub->s.nr_softirqs; i++) {
+		if (sub->s.softirqs[i].vec != v.vec)
+			continue;
+		free(sub->s.softirqs[i].name);
+		free(sub->s.softirqs[i].percpu);
+		sub->s.softirqs[i] = v;
+		return 0;
+	}
+	if (!err && sub->s.nr_softirqs >= 64)
+		err = -EBADMSG;
+	if (!err)
+		err = reserve((void **)&sub->s.softirqs, &sub->cap_softirqs,
+			      sub->s.nr_softirqs + 1, sizeof(v));
+	if (err) {
+		free(v.name);
+		free(v.percpu);
+		return err;
+	}
+	sub->s.softirqs[sub->s.nr_softirqs++] = v;
+	return 0;
+}
+
+static int apply_arch(struct kstat_sub *sub, const struct nlattr *a)
+{
+	struct kstat_arch r = { 0 };
+	size_t i;
+	int err = kstat_parse_arch_nest(a, &r);
+
+	for (i = 0; !err && i < sub->s.nr_arch; i++) {
+		if (strcmp(sub->s.arch[i].name, r.name))
+			continue;
+		sub->s.arch[i].count = r.count;	/* deltas carry no desc */
+		kstat_arch_free(&r);
+		return 0;
+	}
+	if (!err)
+		err = reserve((void **)&sub->s.arch, &sub->cap_arch,
+			      sub->s.nr_arch + 1, sizeof(r));
+	if (err) {
+		kstat_arch_free(&r);
+		return err;
+	}
+	sub->s.arch[sub->s.nr_arch++] = r;
+	return 0;
+}
+
+static int apply_content(struct kstat_sub *sub, const struct nlattr *a, int key)
+{
+	switch (nla_type(a)) {
+	case KSTAT_A_SAMPLE_CPU:
+		sub->s.sections |= KSTAT_SECTION_CPU;
+		return apply_cpu(sub, a);
+	case KSTAT_A_SAMPLE_IRQ:
+		return apply_irq(sub, a, key);
+	case KSTAT_A_SAMPLE_SOFTIRQ:
+		sub->s.sections |= KSTAT_SECTION_SOFTIRQ;
+		return apply_softirq(sub, a);
+	case KSTAT_A_SAMPLE_ARCH:
+		return apply_arch(sub, a);
+	case KSTAT_A_SAMPLE_INTR_SUM:
+		sub->s.sections |= KSTAT_SECTION_IRQ;
+		return kstat_get_u64(a, &sub->s.intr_sum);
+	case KSTAT_A_SAMPLE_CONFIG:
+		sub->s.config_changed = 1;
+		return kstat_parse_config_nest(a, &sub->s.config);
+	default:
+		return 0;
+	}
+}
+
+/* ---- sample boundaries, loss ---- */
+
+static void report_lost(struct kstat_sub *sub, uint64_t n,
+			enum kstat_lost_reason why)
+{
+	sub->lost += n;
+	sub->synced = 0;
+	if (sub->ops.lost)
+		sub->ops.lost(n, why, sub->arg);
+}
+
+static void sample_finish(struct kstat_sub *sub)
+{
+	if (!sub->pending)
+		return;
+	sub->pending = 0;
+	if (!sub->synced)
+		return;
+	if (sub->ops.sample)
+		sub->ops.sample(&sub->s, sub->arg);
+	sub->delivered++;
+}
+
+/* The header of a sample piece: is it the pending sample, or a new one? */
+struct piece {
+	uint64_t seq, ts;
+	uint32_t gen;
+	int key;
+};
+
+static int piece_header(const struct nlattr *nest, struct piece *p)
+{
+	struct nlattr *a;
+	int rem, err = 0, seen = 0;
+
+	memset(p, 0, sizeof(*p));
+	nla_for_each_nested(a, nest, rem) {
+		switch (nla_type(a)) {
+		case KSTAT_A_SAMPLE_SEQ:
+			err = kstat_get_u64(a, &p->seq);
+			seen |= 1;
+			break;
+		case KSTAT_A_SAMPLE_TIMESTAMP:
+			err = kstat_get_u64(a, &p->ts);
+			break;
+		case KSTAT_A_SAMPLE_GENERATION:
+			err = kstat_get_u32(a, &p->gen);
+			break;
+		case KSTAT_A_SAMPLE_KEYFRAME:
+			p->key = 1;
+			break;
+		}
+		if (err)
+			return err;
+	}
+	return seen ? 0 : -EBADMSG;
+}
+
+static void sample_begin(struct kstat_sub *sub, const struct piece *p)
+{
+	if (sub->have_seq && p->seq > sub->next_seq)
+		report_lost(sub, p->seq - sub->next_seq,
+			    sub->overrun ? KSTAT_LOST_OVERRUN : KSTAT_LOST_GAP);
+	else if (sub->have_seq && p->seq < sub->next_seq)
+		sub->synced = 0;	/* the module was reloaded: restart */
+	sub->overrun = 0;
+	sub->have_seq = 1;
+	sub->next_seq = p->seq + 1;
+
+	if (p->key) {
+		state_clear_irqs(sub);
+		sub->synced = 1;
+	}
+	sub->pending = 1;
+	sub->cpus_reset = 0;
+	sub->s.seq = p->seq;
+	sub->s.timestamp_ns = p->ts;
+	sub->s.generation = p->gen;
+	sub->s.keyframe = p->key;
+	sub->s.config_changed = 0;
+	sub->s.sections = 0;
+	sub->s.nr_irqs_changed = 0;
+}
+
+static int sample_piece(struct kstat_sub *sub, const struct nlattr *nest)
+{
+	struct piece p;
+	struct nlattr *a;
+	int rem, err;
+
+	err = piece_header(nest, &p);
+	if (err)
+		return err;
+	if (!sub->pending || p.seq != sub->s.seq) {
+		sample_finish(sub);
+		sample_begin(sub, &p);
+	}
+	if (!sub->synced)
+		return 0;	/* nothing to apply to until a keyframe */
+	nla_for_each_nested(a, nest, rem) {
+		err = apply_content(sub, a, p.key);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Check a part's place in its batch; an incomplete batch loses a sample. */
+static void part_begin(struct kstat_sub *sub, uint64_t batch_seq,
+		       uint32_t part, uint32_t parts)
+{
+	int continues = sub->in_batch && batch_seq == sub->batch_seq &&
+			part == sub->next_part;
+
+	if (!continues && (sub->in_batch || part != 0)) {
+		/* parts went missing: what is pending cannot be trusted */
+		if (sub->pending) {
+			sub->pending = 0;
+			sub->next_seq = sub->s.seq + 1;
+			report_lost(sub, 1, sub->overrun ? KSTAT_LOST_OVERRUN :
+							   KSTAT_LOST_PARTIAL);
+		} else {
+			sub->synced = 0;
+		}
+	}
+	sub->in_batch = 1;
+	sub->batch_seq = batch_seq;
+	sub->next_part = part + 1;
+	sub->parts = parts;
+}
+
+static int on_summary(struct nl_msg *msg, void *arg)
+{
+	struct kstat_sub *sub = arg;
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct genlmsghdr *g = nlmsg_data(nlh);
+	struct nlattr *a, *tb[KSTAT_A_MAX + 1] = { 0 };
+	uint64_t batch_seq = 0;
+	uint32_t part = 0, parts = 0;
+	int rem, err = 0;
+
+	if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN ||
+	    g->cmd != KSTAT_CMD_SUMMARY_NTF)
+		return NL_SKIP;
+	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), rem)
+		if (nla_type(a) <= KSTAT_A_MAX)
+			tb[nla_type(a)] = a;
+	if (!tb[KSTAT_A_BATCH_SEQ] || !tb[KSTAT_A_PART] || !tb[KSTAT_A_PARTS] ||
+	    kstat_get_u64(tb[KSTAT_A_BATCH_SEQ], &batch_seq) ||
+	    kstat_get_u32(tb[KSTAT_A_PART], &part) ||
+	    kstat_get_u32(tb[KSTAT_A_PARTS], &parts) || part >= parts)
+		goto bad;
+
+	part_begin(sub, batch_seq, part, parts);
+	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), rem) {
+		if (nla_type(a) != KSTAT_A_SAMPLE)
+			continue;
+		err = sample_piece(sub, a);
+		if (err)
+			goto bad;
+	}
+	if (part + 1 == parts) {
+		sample_finish(sub);
+		sub->in_batch = 0;
+	}
+	return NL_OK;
+bad:
+	/* a malformed notification: drop what it touched, resync */
+	snprintf(sub->errmsg, sizeof(sub->errmsg),
+		 "malformed summary from the kernel: %s", strerror(-err ?: EBADMSG));
+	sub->pending = 0;
+	sub->in_batch = 0;
+	report_lost(sub, 1, KSTAT_LOST_PARTIAL);
+	return NL_SKIP;
+}
+
+/* ---- the socket ---- */
+
+/* Notifications carry no request's sequence number. */
+static int no_seq_check(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	(void)arg;
+	return NL_OK;
+}
+
+int kstat_subscribe(struct kstat_handle *h, const struct kstat_sub_ops *ops,
+		    void *arg, int rcvbuf, struct kstat_sub **subp)
+{
+	struct kstat_sub *sub;
+	int grp, err;
+
+	*subp = NULL;
+	sub = calloc(1, sizeof(*sub));
+	if (!sub)
+		return -ENOMEM;
+	sub->ops = *ops;
+	sub->arg = arg;
+	sub->sk = nl_socket_alloc();
+	sub->cb = nl_cb_alloc(NL_CB_CUSTOM);
+	err = -ENOMEM;
+	if (!sub->sk || !sub->cb)
+		goto fail;
+	nl_socket_disable_seq_check(sub->sk);
+	nl_cb_set(sub->cb, NL_CB_VALID, NL_CB_CUSTOM, on_summary, sub);
+	nl_cb_set(sub->cb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, no_seq_check, NULL);
+
+	err = -EIO;
+	if (genl_connect(sub->sk) < 0)
+		goto fail;
+	if (nl_socket_set_buffer_size(sub->sk, rcvbuf > 0 ? rcvbuf :
+				      KSTAT_SUB_RCVBUF_DEFAULT, 0) < 0)
+		goto fail;
+	grp = genl_ctrl_resolve_grp(sub->sk, KSTAT_FAMILY_NAME,
+				    KSTAT_MCGRP_SUMMARY_NAME);
+	err = -ENOENT;
+	if (grp < 0)
+		goto fail;
+	err = -EPERM;
+	if (nl_socket_add_membership(sub->sk, grp) < 0)
+		goto fail;
+	nl_socket_set_nonblocking(sub->sk);
+
+	/* Joined: now the kernel's producer can see us. */
+	err = kstat_summary_kick(h);
+	if (err)
+		goto fail;
+	*subp = sub;
+	return 0;
+fail:
+	kstat_unsubscribe(sub);
+	return err;
+}
+
+void kstat_unsubscribe(struct kstat_sub *sub)
+{
+	if (!sub)
+		return;
+	state_clear_irqs(sub);
+	free(sub->s.irqs);
+	free(sub->s.arch);
+	free(sub->s.softirqs);
+	free(sub->s.cpus);
+	free(sub->slot);
+	free(sub->changed);
+	nl_cb_put(sub->cb);
+	nl_socket_free(sub->sk);
+	free(sub);
+}
+
+int kstat_sub_fd(const struct kstat_sub *sub)
+{
+	return nl_socket_get_fd(sub->sk);
+}
+
+uint64_t kstat_sub_lost(const struct kstat_sub *sub)
+{
+	return sub->lost;
+}
+
+const char *kstat_sub_last_error(const struct kstat_sub *sub)
+{
+	return sub->errmsg;
+}
+
+void kstat_sub_break(struct kstat_sub *sub)
+{
+	sub->brk = 1;
+}
+
+/* One nl_recvmsgs() round; an overrun is noted, not fatal. */
+static int sub_receive(struct kstat_sub *sub)
+{
+	int ret = nl_recvmsgs(sub->sk, sub->cb);
+
+	if (ret == -NLE_NOMEM) {		/* ENOBUFS: we were overrun */
+		sub->overrun = 1;
+		return 0;
+	}
+	if (ret == -NLE_AGAIN)
+		return -EAGAIN;
+	if (ret < 0) {
+		snprintf(sub->errmsg, sizeof(sub->errmsg), "netlink: %s",
+			 nl_geterror(ret));
+		return -EIO;
+	}
+	return 0;
+}
+
+int kstat_sub_dispatch(struct kstat_sub *sub)
+{
+	int err;
+
+	sub->delivered = 0;
+	do {
+		err = sub_receive(sub);
+	} while (!err && !sub->brk);
+	if (err && err != -EAGAIN)
+		return err;
+	return sub->delivered;
+}
+
+int kstat_sub_loop(struct kstat_sub *sub)
+{
+	struct pollfd pfd = { .fd = kstat_sub_fd(sub), .events = POLLIN };
+	int err = 0;
+
+	sub->brk = 0;
+	while (!sub->brk && err >= 0) {
+		if (poll(&pfd, 1, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		err = kstat_sub_dispatch(sub);
+	}
+	return err < 0 ? err : 0;
+}
