@@ -1,0 +1,96 @@
+#!/bin/bash
+# Proves: the kstat command line is strict and predictable.
+#   - Every bad invocation in the table below (unknown option, object or
+#     command, bad or negative numbers, bad ranges, stray arguments, -j on a
+#     /proc printer, a missing batch file, ...) exits 2 with a "kstat: "
+#     message on stderr and nothing on stdout; none crashes.
+#   - -V, -h, --help, help and OBJECT help exit 0 and print to stdout.
+#   - Words abbreviate to a unique prefix ("kstat cp s", "kstat ir sh per"),
+#     an exact name beats a longer one ("softirq" vs "softirqs", "stat" vs
+#     "stats"), and an ambiguous prefix ("kstat c": cpu or config) is an
+#     error.
+#   - In a batch, the first failing line stops the run: exit 1 and
+#     "kstat: FILE:LINE: message".
+source tests/lib.sh
+
+bad=(
+	"-x"
+	"--no-such-option"
+	"-b"
+	"-b /nonexistent/kstat-batch"
+	"-b - cpu"
+	"nosuch"
+	"help extra"
+	"cpu nosuch"
+	"cpu help extra"
+	"cpu show -1"
+	"cpu show +1"
+	"cpu show 1x"
+	"cpu show 0x1"
+	"cpu show 99999999999999999999"
+	"cpu show 4294967296"
+	"cpu show 0 1"
+	"irq show 1-"
+	"irq show -1"
+	"irq show abc"
+	"irq show 3-1"
+	"irq show 1--2"
+	"irq show 4294967296"
+	"irq show 0-8191 9000"
+	"softirq show bogus"
+	"stat extra"
+	"interrupts extra"
+	"softirqs extra"
+	"-j stat"
+	"-j interrupts"
+	"-p softirqs"
+)
+
+for args in "${bad[@]}"; do
+	read -ra argv <<<"$args"
+	assert_exit 2 "$KSTAT" "${argv[@]}"
+	assert_match '^kstat: ' "$T_ERR" "stderr of 'kstat $args'"
+	assert_eq "" "$T_OUT" "stdout of 'kstat $args'"
+done
+
+assert_exit 2 "$KSTAT"
+assert_match '^kstat: ' "$T_ERR" "stderr of 'kstat' without arguments"
+for word in c i s soft sta; do
+	assert_exit 2 "$KSTAT" $word
+	assert_match 'ambiguous' "$T_ERR" "'kstat $word' is ambiguous"
+done
+
+# Help and version: stdout, exit 0, no module needed (it is loaded here).
+assert_exit 0 "$KSTAT" -V
+assert_match '^kstat [0-9]' "$T_OUT" "kstat -V"
+for args in "-h" "--help" "help" "h"; do
+	assert_exit 0 "$KSTAT" $args
+	assert_match '^Usage: kstat ' "$T_OUT" "kstat $args"
+done
+for obj in cpu irq softirq stat interrupts softirqs; do
+	assert_exit 0 "$KSTAT" $obj help
+	assert_match "^Usage: kstat $obj " "$T_OUT" "kstat $obj help"
+done
+
+# Prefixes: each of these prints the table its full spelling prints.
+assert_exit 0 "$KSTAT" cp s
+assert_match '^CPU +user +nice' "$T_OUT" "kstat cp s"
+assert_exit 0 "$KSTAT" cpu
+assert_match '^CPU +user +nice' "$T_OUT" "kstat cpu"
+assert_exit 0 "$KSTAT" cpu show tot
+assert_match 'total +[0-9]' "$T_OUT" "kstat cpu show tot"
+assert_exit 0 "$KSTAT" ir sh per
+assert_match '^IRQ +COUNT +CPU0 ' "$T_OUT" "kstat ir sh per"
+assert_exit 0 "$KSTAT" softirq
+assert_match '^NAME +COUNT' "$T_OUT" "kstat softirq (an exact name)"
+assert_exit 0 "$KSTAT" softirqs
+assert_match '^ +CPU0 ' "$T_OUT" "kstat softirqs"
+assert_exit 0 "$KSTAT" stat
+assert_match '^cpu  [0-9]' "$T_OUT" "kstat stat (an exact name)"
+
+# A batch stops at its first failing line, and says where it was.
+printf 'cpu show\n\n# a comment\nnosuch\ncpu show\n' >"$TMPDIR/cli-usage.batch"
+assert_exit 1 "$KSTAT" -b "$TMPDIR/cli-usage.batch"
+assert_match "^kstat: $TMPDIR/cli-usage.batch:4: unknown object \"nosuch\"" \
+	"$T_ERR" "batch error location"
+assert_eq 1 "$(grep -c '^CPU ' <<<"$T_OUT")" "tables printed before the failing line"

@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kstat_irqsim - synthetic interrupts with exactly known per-CPU counts.
+ *
+ * TEST-ONLY MODULE.  It is built by "make irqsim" for the kstat guest test
+ * suite and is never installed ("make install" ships kstat.ko only).
+ *
+ * Why it exists: kstat reports per-CPU interrupt counters, and its tests
+ * must compare those reports against exact expected numbers.  Real device
+ * interrupts arrive whenever they like, so they cannot give exact counts.
+ * This module allocates real IRQ descriptors driven by dummy_irq_chip and
+ * handle_simple_irq, requests an action on each one (so they look like any
+ * other interrupt in /proc/interrupts and to kstat) and lets a test fire
+ * any of them an exact number of times on a chosen CPU.
+ *
+ * Module parameter:
+ *   irqs=N   number of synthetic IRQs, 1..8192 (default 16)
+ *
+ * debugfs interface, /sys/kernel/debug/kstat_irqsim/ (a contract that the
+ * test harness relies on, do not change it lightly):
+ *   irqs  (0444)  one line per synthetic IRQ: "<index> <irq number>\n",
+ *                 index 0-based.  The IRQ of index i is named "kstat-sim-<i>".
+ *   fire  (0200)  write "<index> <cpu> <count>\n": run the flow handler of
+ *                 IRQ <index> exactly <count> (1..1000000) times on <cpu>.
+ *                 -EINVAL for bad syntax or an out-of-range index or count,
+ *                 -ENXIO for a CPU that is not online.
+ *   warn  (0200)  write "1": WARN() once, so that the harness can prove that
+ *                 it notices warnings in the kernel log.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/debugfs.h>
+#include <linux/interrupt.h>
+#include <linux/irq.h>
+#include <linux/irqdesc.h>
+#include <linux/kernel.h>
+#include <linux/kstrtox.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/numa.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#define KSTAT_IRQSIM_MAX_IRQS	8192
+#define KSTAT_IRQSIM_MAX_COUNT	1000000
+/* Handler runs per IPI: bounds the time the target CPU has IRQs off. */
+#define KSTAT_IRQSIM_CHUNK	1000
+/* Longest valid fire command: "8191 4294967295 1000000\n" plus slack. */
+#define KSTAT_IRQSIM_CMD_MAX	64
+
+struct kstat_irqsim_irq {
+	unsigned int irq;
+	/* request_irq() keeps a pointer to the name: it lives here. */
+	char name[sizeof("kstat-sim-") + 10];
+};
+
+struct kstat_irqsim_fire_arg {
+	unsigned int irq;
+	unsigned int count;
+	int ret;
+};
+
+static unsigned int irqs = 16;
+
+static int kstat_irqsim_irqs_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+
+	if (kstrtouint(val, 0, &n) || n < 1 || n > KSTAT_IRQSIM_MAX_IRQS) {
+		pr_err("irqs=%s is invalid, must be 1..%u\n", val,
+		       KSTAT_IRQSIM_MAX_IRQS);
+		return -EINVAL;
+	}
+	*(unsigned int *)kp->arg = n;
+	return 0;
+}
+
+static const struct kernel_param_ops kstat_irqsim_irqs_ops = {
+	.set = kstat_irqsim_irqs_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(irqs, &kstat_irqsim_irqs_ops, &irqs, 0444);
+MODULE_PARM_DESC(irqs, "number of synthetic IRQs, 1..8192 (default 16)");
+
+static struct kstat_irqsim_irq *kstat_irqsim_tab;
+static unsigned int kstat_irqsim_nr;	/* entries in kstat_irqsim_tab */
+static int kstat_irqsim_base;		/* first descriptor allocated */
+static struct dentry *kstat_irqsim_dir;
+
+/*
+ * Serialises "fire" writes.  handle_simple_irq() drops (and does not count)
+ * an event that arrives while the same IRQ's handler is running on another
+ * CPU, so two concurrent writers could lose counts.  One fire at a time keeps
+ * every count exact.
+ */
+static DEFINE_MUTEX(kstat_irqsim_fire_lock);
+
+static irqreturn_t kstat_irqsim_handler(int irq, void *dev_id)
+{
+	return IRQ_HANDLED;
+}
+
+/* Runs on the target CPU, in IPI context or locally with IRQs disabled. */
+static void kstat_irqsim_fire_fn(void *data)
+{
+	struct kstat_irqsim_fire_arg *arg = data;
+	unsigned int i;
+
+	for (i = 0; i < arg->count; i++) {
+		arg->ret = generic_handle_irq_safe(arg->irq);
+		if (arg->ret)
+			return;
+	}
+}
+
+static int kstat_irqsim_fire(unsigned int irq, unsigned int cpu,
+			     unsigned int count)
+{
+	struct kstat_irqsim_fire_arg arg = { .irq = irq };
+	int ret = 0;
+
+	/* Keep @cpu online for the whole command: no partial counts. */
+	cpus_read_lock();
+	if (cpu >= nr_cpu_ids || !cpu_online(cpu)) {
+		ret = -ENXIO;
+		goto out;
+	}
+	while (count) {
+		arg.count = min_t(unsigned int, count, KSTAT_IRQSIM_CHUNK);
+		arg.ret = 0;
+		ret = smp_call_function_single(cpu, kstat_irqsim_fire_fn,
+					       &arg, 1);
+		if (!ret)
+			ret = arg.ret;
+		if (ret)
+			break;
+		count -= arg.count;
+		if (count && fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+		cond_resched();
+	}
+out:
+	cpus_read_unlock();
+	return ret;
+}
+
+/* Parses "<index> <cpu> <count>" with optional surrounding whitespace. */
+static int kstat_irqsim_parse(char *buf, unsigned int *val, unsigned int nval)
+{
+	unsigned int n = 0;
+	char *tok;
+
+	buf = strim(buf);
+	while ((tok = strsep(&buf, " \t")) != NULL) {
+		if (!*tok)
+			continue;
+		if (n == nval || kstrtouint(tok, 10, &val[n]))
+			return -EINVAL;
+		n++;
+	}
+	return n == nval ? 0 : -EINVAL;
+}
+
+static ssize_t kstat_irqsim_fire_write(struct file *file,
+				       const char __user *ubuf, size_t len,
+				       loff_t *ppos)
+{
+	char buf[KSTAT_IRQSIM_CMD_MAX];
+	unsigned int val[3];	/* index, cpu, count */
+	int ret;
+
+	if (!len || len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+
+	ret = kstat_irqsim_parse(buf, val, ARRAY_SIZE(val));
+	if (ret)
+		return ret;
+	if (val[0] >= kstat_irqsim_nr)
+		return -EINVAL;
+	if (val[2] < 1 || val[2] > KSTAT_IRQSIM_MAX_COUNT)
+		return -EINVAL;
+
+	ret = mutex_lock_interruptible(&kstat_irqsim_fire_lock);
+	if (ret)
+		return ret;
+	ret = kstat_irqsim_fire(kstat_irqsim_tab[val[0]].irq, val[1], val[2]);
+	mutex_unlock(&kstat_irqsim_fire_lock);
+
+	return ret ? ret : len;
+}
+
+static const struct file_operations kstat_irqsim_fire_fops = {
+	.owner	= THIS_MODULE,
+	.write	= kstat_irqsim_fire_write,
+	.llseek	= noop_llseek,
+};
+
+static ssize_t kstat_irqsim_warn_write(struct file *file,
+				       const char __user *ubuf, size_t len,
+				       loff_t *ppos)
+{
+	unsigned int val;
+	int ret;
+
+	ret = kstrtouint_from_user(ubuf, len, 10, &val);
+	if (ret)
+		return ret;
+	if (val != 1)
+		return -EINVAL;
+
+	WARN(1, "kstat_irqsim: test-triggered warning\n");
+	return len;
+}
+
+static const struct file_operations kstat_irqsim_warn_fops = {
+	.owner	= THIS_MODULE,
+	.write	= kstat_irqsim_warn_write,
+	.llseek	= noop_llseek,
+};
+
+static void *kstat_irqsim_irqs_seq_start(struct seq_file *m, loff_t *pos)
+{
+	return *pos < kstat_irqsim_nr ? &kstat_irqsim_tab[*pos] : NULL;
+}
+
+static void *kstat_irqsim_irqs_seq_next(struct seq_file *m, void *v,
+					loff_t *pos)
+{
+	++*pos;
+	return kstat_irqsim_irqs_seq_start(m, pos);
+}
+
+static void kstat_irqsim_irqs_seq_stop(struct seq_file *m, void *v)
+{
+}
+
+static int kstat_irqsim_irqs_seq_show(struct seq_file *m, void *v)
+{
+	const struct kstat_irqsim_irq *sim = v;
+
+	seq_printf(m, "%td %u\n", sim - kstat_irqsim_tab, sim->irq);
+	return 0;
+}
+
+static const struct seq_operations kstat_irqsim_irqs_sops = {
+	.start	= kstat_irqsim_irqs_seq_start,
+	.next	= kstat_irqsim_irqs_seq_next,
+	.stop	= kstat_irqsim_irqs_seq_stop,
+	.show	= kstat_irqsim_irqs_seq_show,
+};
+
+DEFINE_SEQ_ATTRIBUTE(kstat_irqsim_irqs);
+
+/* Releases the first @nreq actions and all descriptors; undoes setup(). */
+static void kstat_irqsim_teardown(unsigned int nreq)
+{
+	while (nreq--)
+		free_irq(kstat_irqsim_tab[nreq].irq, &kstat_irqsim_tab[nreq]);
+	irq_free_descs(kstat_irqsim_base, kstat_irqsim_nr);
+	kvfree(kstat_irqsim_tab);
+	kstat_irqsim_tab = NULL;
+	kstat_irqsim_nr = 0;
+}
+
+static int kstat_irqsim_setup(unsigned int n)
+{
+	unsigned int i;
+	int ret;
+
+	kstat_irqsim_tab = kvcalloc(n, sizeof(*kstat_irqsim_tab), GFP_KERNEL);
+	if (!kstat_irqsim_tab)
+		return -ENOMEM;
+
+	/*
+	 * One contiguous range is enough: on x86-64 with SPARSE_IRQ the
+	 * allocator can grow nr_irqs up to NR_IRQS + 8196 descriptors, and
+	 * NR_IRQS is over 500000 with Debian's NR_CPUS=8192, so even 8192
+	 * descriptors fit.  The irqs file maps index to IRQ number anyway,
+	 * so users never assume the range is contiguous.
+	 *
+	 * The owner must be NULL, not THIS_MODULE (which irq_alloc_descs()
+	 * would pass): request_irq() takes a reference on the descriptor's
+	 * owner, and our own actions would then pin this module forever.
+	 */
+	ret = __irq_alloc_descs(-1, 1, n, NUMA_NO_NODE, NULL, NULL);
+	if (ret < 0) {
+		pr_err("cannot allocate %u IRQ descriptors: %d\n", n, ret);
+		kvfree(kstat_irqsim_tab);
+		kstat_irqsim_tab = NULL;
+		return ret;
+	}
+	kstat_irqsim_base = ret;
+	kstat_irqsim_nr = n;
+
+	for (i = 0; i < n; i++) {
+		struct kstat_irqsim_irq *sim = &kstat_irqsim_tab[i];
+
+		sim->irq = kstat_irqsim_base + i;
+		snprintf(sim->name, sizeof(sim->name), "kstat-sim-%u", i);
+		irq_set_chip_and_handler_name(sim->irq, &dummy_irq_chip,
+					      handle_simple_irq, "kstat-sim");
+		/* Allow request_irq(); keep autoprobing away from it. */
+		irq_modify_status(sim->irq, IRQ_NOREQUEST, IRQ_NOPROBE);
+		/*
+		 * NO_THREAD: "threadirqs" must not turn each action into a
+		 * kernel thread.  NOBALANCING: affinity means nothing here.
+		 */
+		ret = request_irq(sim->irq, kstat_irqsim_handler,
+				  IRQF_NO_THREAD | IRQF_NOBALANCING,
+				  sim->name, sim);
+		if (ret) {
+			pr_err("request_irq(%u) failed: %d\n", sim->irq, ret);
+			kstat_irqsim_teardown(i);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static int __init kstat_irqsim_init(void)
+{
+	int ret;
+
+	kstat_irqsim_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	if (IS_ERR(kstat_irqsim_dir)) {
+		/* debugfs is this module's only interface: fail loudly. */
+		pr_err("cannot create debugfs directory: %ld\n",
+		       PTR_ERR(kstat_irqsim_dir));
+		return PTR_ERR(kstat_irqsim_dir);
+	}
+
+	ret = kstat_irqsim_setup(irqs);
+	if (ret) {
+		debugfs_remove_recursive(kstat_irqsim_dir);
+		return ret;
+	}
+
+	debugfs_create_file("irqs", 0444, kstat_irqsim_dir, NULL,
+			    &kstat_irqsim_irqs_fops);
+	debugfs_create_file("fire", 0200, kstat_irqsim_dir, NULL,
+			    &kstat_irqsim_fire_fops);
+	debugfs_create_file("warn", 0200, kstat_irqsim_dir, NULL,
+			    &kstat_irqsim_warn_fops);
+
+	pr_info("%u synthetic IRQs: %d..%u\n", kstat_irqsim_nr,
+		kstat_irqsim_base, kstat_irqsim_base + kstat_irqsim_nr - 1);
+	return 0;
+}
+
+static void __exit kstat_irqsim_exit(void)
+{
+	/* Waits for readers and writers still inside our files. */
+	debugfs_remove_recursive(kstat_irqsim_dir);
+	kstat_irqsim_teardown(kstat_irqsim_nr);
+}
+
+module_init(kstat_irqsim_init);
+module_exit(kstat_irqsim_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("kstat test helper: synthetic IRQs with exact per-CPU counts (test-only)");

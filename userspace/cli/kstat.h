@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Declarations shared by the files of the kstat CLI.
+ *
+ * An object is a function do_OBJECT(argc, argv) that gets the words after
+ * its name and returns the exit status; kstat.c lists the objects.
+ */
+#ifndef KSTAT_CLI_KSTAT_H
+#define KSTAT_CLI_KSTAT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <libkstat.h>
+
+#include "utils.h"
+
+/* Exit statuses. */
+#define EXIT_OK		0
+#define EXIT_FAIL	1	/* runtime: kernel error, module missing, I/O */
+#define EXIT_USAGE	2	/* bad command line */
+
+/* Global options, set once by main(). */
+struct kstat_opts {
+	bool json;
+	bool pretty;
+};
+extern struct kstat_opts opts;
+
+/* Objects. */
+int do_cpu(int argc, char **argv);
+int do_irq(int argc, char **argv);
+int do_softirq(int argc, char **argv);
+int do_stat(int argc, char **argv);
+int do_interrupts(int argc, char **argv);
+int do_softirqs(int argc, char **argv);
+int do_watch(int argc, char **argv);
+int do_monitor(int argc, char **argv);
+int do_config(int argc, char **argv);
+int do_stats(int argc, char **argv);
+
+/* subscribe.c: run a subscription until *done, a signal or an error. */
+struct sub_run_opts {
+	const struct kstat_sub_ops *ops;
+	void *arg;
+	int rcvbuf;			/* socket buffer, 0: library default */
+	unsigned int delay_ms;		/* sleep after each dispatch */
+	const bool *done;		/* set by the callbacks to stop */
+};
+
+int sub_run(const struct sub_run_opts *o);
+const char *lost_reason(enum kstat_lost_reason why);
+
+/*
+ * The libkstat handle, opened on first use so that commands that do not
+ * talk to the kernel (help, -V) work without the module.  NULL after the
+ * error was printed: return EXIT_FAIL.
+ */
+struct kstat_handle *kstat_handle(void);
+
+/* "kstat: [FILE:LINE: ]message" on stderr (FILE:LINE in batch mode). */
+void kstat_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * A bad command line: the message, then a hint naming @object's help (or
+ * the general help when @object is NULL).  Returns EXIT_USAGE.
+ */
+int usage_err(const char *object, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * A failed libkstat call: "kstat: <what>: <why>", with the kernel's
+ * extended-ACK message when it sent one.  Returns EXIT_FAIL.
+ */
+int kernel_err(const char *what);
+
+/*
+ * Run the command of @tab that argv[0] names for @object (the first entry
+ * when argc is 0), with the words after it.
+ */
+int cmd_dispatch(const char *object, const struct cmd *tab,
+		 int argc, char **argv);
+
+/* "kstat OBJECT help": @text on stdout; EXIT_USAGE if argc is not 0. */
+int show_help(const char *object, const char *text, int argc);
+
+/* For the /proc printers, which have no JSON form: EXIT_USAGE if -j. */
+int reject_json(const char *object);
+
+#endif /* KSTAT_CLI_KSTAT_H */
