@@ -12,7 +12,9 @@ bracket() {
 	cat "/proc/$what" >"$d.before"
 	"$KSTAT" "$what" >"$d.kstat" || t_fail "kstat $what failed"
 	cat "/proc/$what" >"$d.after"
-	python3 tests/helpers/bracket.py "$what" "$d.before" "$d.kstat" "$d.after" ||
+	cat /proc/interrupts >"$d.interrupts"	# ERR/MIS/MCE/MCP, see bracket.py
+	python3 tests/helpers/bracket.py "$what" "$d.before" "$d.kstat" "$d.after" \
+		"$d.interrupts" ||
 		t_fail "kstat $what does not bracket /proc/$what"
 }
 

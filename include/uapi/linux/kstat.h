@@ -72,6 +72,54 @@
  *          KSTAT_A_SEL_CPU_LAST.  Reply: one KSTAT_A_SOFTIRQ nest per vector
  *          (NR_SOFTIRQS of them, in vector order) and KSTAT_A_ONLINE_CPUS.
  *
+ * KSTAT_CMD_CONFIG_GET
+ *   do:    no attributes.  Reply: KSTAT_A_CONFIG, the summary configuration.
+ *
+ * KSTAT_CMD_CONFIG_SET (needs CAP_NET_ADMIN, else EPERM)
+ *   do:    KSTAT_A_CONFIG (required) with the fields to change; the others
+ *          keep their value.  Interval below KSTAT_INTERVAL_MIN_MS: EINVAL
+ *          "interval below the 10 ms minimum"; empty section set: EINVAL.
+ *          Applies from the next sample on; that sample carries
+ *          KSTAT_A_SAMPLE_CONFIG to announce it.
+ *
+ * KSTAT_CMD_STATS_GET
+ *   do:    no attributes.  Reply: KSTAT_A_STATS, the producer's telemetry.
+ *
+ * KSTAT_CMD_SUBSCRIBE
+ *   do:    no attributes.  Starts the summary producer if the "summary"
+ *          group has listeners in the initial network namespace (join it
+ *          first: generic netlink on 6.1 tells a family nothing of joins).
+ *          ENOTCONN when the group is empty.  Idempotent.  The producer
+ *          stops by itself at the first tick that finds the group empty.
+ *
+ * KSTAT_CMD_SUMMARY_NTF (multicast to "summary", initial netns only)
+ *   Every config batch samples, one notification: a batch of samples,
+ *   split over several messages when large.  Each message carries
+ *   KSTAT_A_BATCH_SEQ (the seq of the batch's first sample), KSTAT_A_PART
+ *   (0-based) and KSTAT_A_PARTS, then KSTAT_A_SAMPLE nests.  A sample
+ *   split over parts repeats its header (SEQ, TIMESTAMP, GENERATION,
+ *   KEYFRAME) in each piece.  Sample contents, by section:
+ *   - cpu: a KSTAT_A_SAMPLE_CPU nest per online CPU, then one without
+ *     KSTAT_A_CPU_ID, the sum over possible CPUs (always complete);
+ *   - softirq: KSTAT_A_SAMPLE_SOFTIRQ nests;
+ *   - irq: KSTAT_A_SAMPLE_IRQ nests (with KSTAT_A_IRQ_PERCPU when the
+ *     config asks), KSTAT_A_SAMPLE_ARCH nests (name and count; the
+ *     description in keyframes only), KSTAT_A_SAMPLE_INTR_SUM.
+ *   A keyframe (KSTAT_A_SAMPLE_KEYFRAME) carries every IRQ, vector and
+ *   arch row and replaces the subscriber's state.  A delta carries only
+ *   those whose count changed since the previous sample.  Keyframes come
+ *   as the first sample of every config keyframe-th batch, whenever the
+ *   generation changes (IRQ descriptors or online CPUs changed), when the
+ *   sections or per-CPU setting change, and after the producer had to
+ *   drop a batch.
+ *   IRQ counts in samples are 64-bit: the producer adds (u32)(now -
+ *   before) to its 64-bit total at every sample, which is exact as long as
+ *   fewer than 2^32 interrupts of one IRQ happen between two samples.
+ *   Per-CPU arrays in samples are the kernel's 32-bit counters.
+ *   Sequence numbers are consecutive while the module is loaded: a gap
+ *   means lost samples (the socket overran, or the producer could not
+ *   allocate a batch, counted in KSTAT_A_STATS_ALLOC_FAILURES).
+ *
  * What kstat does not report (x86, built as a module)
  * ===================================================
  * /proc/interrupts' ERR, MIS, MCE and MCP rows come from irq_err_count,
@@ -79,8 +127,9 @@
  * does not export to modules.  kstat leaves those rows out rather than guess
  * them, and KSTAT_A_INTR_SUM (the "intr" total of /proc/stat) excludes them:
  * it is the sum over all CPUs of every IRQ descriptor's count plus the arch
- * counters kstat does report.  On a healthy machine those four are zero and
- * the totals agree.
+ * counters kstat does report.  ERR, MIS and MCE stay zero on a healthy
+ * machine; MCP counts the periodic machine-check polls (every 5 minutes by
+ * default), so kstat's "intr" total is below /proc/stat's by that count.
  */
 #ifndef _UAPI_LINUX_KSTAT_H
 #define _UAPI_LINUX_KSTAT_H
