@@ -8,6 +8,14 @@
  *   nlraw dump-irqs BYTES  dump every IRQ with per-CPU counts through a
  *                          socket with SO_RCVBUF=BYTES and a BYTES-sized
  *                          read buffer; check each IRQ comes exactly once
+ *   nlraw record-dump CMD FLAGS FILE
+ *                          record the reply messages of a CMD (cpu, irq,
+ *                          softirq) dump with KSTAT_A_SEL_FLAGS=FLAGS
+ *   nlraw record-summary N FILE
+ *                          join "summary", send SUBSCRIBE, record the
+ *                          messages of N whole batches
+ *   Recordings are the raw messages back to back: fixtures for the host
+ *   unit tests and the parse-cost benchmark.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -361,6 +369,179 @@ static int dump_irqs(int bytes)
 	return ret < 0 || st.dupes || st.intr != 1;
 }
 
+/* ---- recording fixtures ---- */
+
+static int write_msgs(FILE *out, const char *data, int n, int *done)
+{
+	const struct nlmsghdr *nlh = (const struct nlmsghdr *)data;
+
+	for (; mnl_nlmsg_ok(nlh, n); nlh = mnl_nlmsg_next(nlh, &n)) {
+		if (nlh->nlmsg_type == NLMSG_DONE || nlh->nlmsg_type == NLMSG_ERROR) {
+			*done = 1;
+			if (nlh->nlmsg_type == NLMSG_ERROR &&
+			    ((const struct nlmsgerr *)mnl_nlmsg_get_payload(nlh))->error)
+				return -1;
+			continue;
+		}
+		if (fwrite(nlh, nlh->nlmsg_len, 1, out) != 1)
+			return -1;
+	}
+	return 0;
+}
+
+static int record_dump(const char *what, uint32_t flags, const char *path)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *g;
+	int n, done = 0;
+	FILE *out;
+
+	nlh->nlmsg_type = family;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	nlh->nlmsg_seq = 7;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->version = KSTAT_FAMILY_VERSION;
+	if (!strcmp(what, "cpu")) {
+		g->cmd = KSTAT_CMD_CPU_GET;
+	} else if (!strcmp(what, "irq")) {
+		g->cmd = KSTAT_CMD_IRQ_GET;
+		mnl_attr_put_u32(nlh, KSTAT_A_SEL_FLAGS, flags);
+	} else if (!strcmp(what, "softirq")) {
+		g->cmd = KSTAT_CMD_SOFTIRQ_GET;	/* a do: one reply, then ACK */
+		nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+		mnl_attr_put_u32(nlh, KSTAT_A_SEL_FLAGS, flags);
+	} else {
+		return 2;
+	}
+	out = fopen(path, "w");
+	if (!out || mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
+		return 1;
+	while (!done) {
+		n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+		if (n < 0 || write_msgs(out, buf, n, &done))
+			return 1;
+	}
+	return fclose(out) ? 1 : 0;
+}
+
+static int grp_cb(const struct nlattr *a, void *data)
+{
+	uint32_t *grp = data;
+	const struct nlattr *g, *f;
+	uint32_t id = 0;
+	const char *name = NULL;
+
+	if (mnl_attr_get_type(a) != CTRL_ATTR_MCAST_GROUPS)
+		return MNL_CB_OK;
+	mnl_attr_for_each_nested(g, a) {
+		mnl_attr_for_each_nested(f, g) {
+			if (mnl_attr_get_type(f) == CTRL_ATTR_MCAST_GRP_ID)
+				id = mnl_attr_get_u32(f);
+			if (mnl_attr_get_type(f) == CTRL_ATTR_MCAST_GRP_NAME)
+				name = mnl_attr_get_str(f);
+		}
+		if (name && !strcmp(name, KSTAT_MCGRP_SUMMARY_NAME))
+			*grp = id;
+	}
+	return MNL_CB_OK;
+}
+
+static int grp_msg_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), grp_cb, data);
+}
+
+static int resolve_summary_group(uint32_t *grp)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *g;
+	int n;
+
+	nlh->nlmsg_type = GENL_ID_CTRL;
+	nlh->nlmsg_flags = NLM_F_REQUEST;
+	nlh->nlmsg_seq = 8;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = CTRL_CMD_GETFAMILY;
+	g->version = 1;
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, KSTAT_FAMILY_NAME);
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
+		return -1;
+	n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+	if (n < 0 || mnl_cb_run(buf, n, 0, 0, grp_msg_cb, grp) < 0)
+		return -1;
+	return *grp ? 0 : -1;
+}
+
+struct part_info {
+	uint32_t part, parts;
+};
+
+static int part_cb(const struct nlattr *a, void *data)
+{
+	struct part_info *p = data;
+
+	if (mnl_attr_get_type(a) == KSTAT_A_PART)
+		p->part = mnl_attr_get_u32(a);
+	if (mnl_attr_get_type(a) == KSTAT_A_PARTS)
+		p->parts = mnl_attr_get_u32(a);
+	return MNL_CB_OK;
+}
+
+static int first_part(const struct nlmsghdr *nlh)
+{
+	struct part_info p = { 0 };
+
+	mnl_attr_parse(nlh, sizeof(struct genlmsghdr), part_cb, &p);
+	return p.parts && p.part == 0;
+}
+
+/* Is @nlh the last part of its batch? */
+static int last_part(const struct nlmsghdr *nlh)
+{
+	struct part_info p = { 0 };
+
+	mnl_attr_parse(nlh, sizeof(struct genlmsghdr), part_cb, &p);
+	return p.parts && p.part + 1 == p.parts;
+}
+
+static int record_summary(int count, const char *path)
+{
+	struct nlmsghdr *nlh;
+	struct genlmsghdr *g;
+	uint32_t grp = 0;
+	int n, got = 0, done = 0, started = 0;
+	FILE *out;
+
+	if (resolve_summary_group(&grp) ||
+	    mnl_socket_setsockopt(nl, NETLINK_ADD_MEMBERSHIP, &grp, sizeof(grp)))
+		return 1;
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = family;
+	nlh->nlmsg_flags = NLM_F_REQUEST;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = KSTAT_CMD_SUBSCRIBE;
+	g->version = KSTAT_FAMILY_VERSION;
+	out = fopen(path, "w");
+	if (!out || mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
+		return 1;
+	while (got < count) {
+		n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+		if (n < 0)
+			return 1;
+		nlh = (struct nlmsghdr *)buf;
+		if (nlh->nlmsg_type != family)
+			continue;	/* the ACK of SUBSCRIBE */
+		/* the first batch we see may have started before we joined */
+		if (!got && !started && !first_part(nlh))
+			continue;
+		started = 1;
+		if (write_msgs(out, buf, n, &done))
+			return 1;
+		got += last_part(nlh);
+	}
+	return fclose(out) ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (open_family()) {
@@ -371,6 +552,11 @@ int main(int argc, char **argv)
 		return run_cases();
 	if (argc == 3 && !strcmp(argv[1], "dump-irqs"))
 		return dump_irqs(atoi(argv[2]));
-	fprintf(stderr, "usage: nlraw cases | nlraw dump-irqs BYTES\n");
+	if (argc == 5 && !strcmp(argv[1], "record-dump"))
+		return record_dump(argv[2], strtoul(argv[3], NULL, 0), argv[4]);
+	if (argc == 4 && !strcmp(argv[1], "record-summary"))
+		return record_summary(atoi(argv[2]), argv[3]);
+	fprintf(stderr, "usage: nlraw cases | dump-irqs BYTES | "
+		"record-dump CMD FLAGS FILE | record-summary N FILE\n");
 	return 2;
 }

@@ -125,14 +125,34 @@ static int grow(void **arr, size_t nr, size_t size)
 	return 0;
 }
 
-/* The attributes after the genl header, or -EBADMSG if there is no room. */
+/*
+ * Do the attributes at @head fill exactly @len bytes?  A truncated or
+ * corrupted buffer leaves bytes that are no attribute: -EBADMSG, rather
+ * than a quietly shorter result.
+ */
+int kstat_attrs_tile(const struct nlattr *head, int len)
+{
+	const struct nlattr *a;
+	int rem;
+
+	nla_for_each_attr(a, head, len, rem)
+		;
+	return rem ? -EBADMSG : 0;
+}
+
+static int nest_ok(const struct nlattr *nest)
+{
+	return kstat_attrs_tile(nla_data(nest), nla_len(nest));
+}
+
+/* The attributes after the genl header, checked to fill the message. */
 static int msg_attrs(const struct nlmsghdr *nlh, struct nlattr **head, int *len)
 {
 	if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
 		return -EBADMSG;
 	*head = (struct nlattr *)((char *)NLMSG_DATA(nlh) + GENL_HDRLEN);
 	*len = nlh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
-	return 0;
+	return kstat_attrs_tile(*head, *len);
 }
 
 /* ---- CPU ---- */
@@ -142,6 +162,9 @@ int kstat_parse_cpu_nest(const struct nlattr *nest, struct kstat_cputime *c)
 	struct nlattr *a;
 	uint32_t cpu = 0;
 	int rem, t, err = 0;
+
+	if (nest_ok(nest))
+		return -EBADMSG;
 
 	c->cpu = -1;
 	nla_for_each_nested(a, nest, rem) {
@@ -253,6 +276,9 @@ int kstat_parse_irq_nest(const struct nlattr *nest, struct kstat_irq *q)
 	struct nlattr *a;
 	int rem, err, seen = 0;
 
+	if (nest_ok(nest))
+		return -EBADMSG;
+
 	nla_for_each_nested(a, nest, rem) {
 		err = parse_irq_attr(a, q, &seen);
 		if (err)
@@ -265,6 +291,9 @@ int kstat_parse_arch_nest(const struct nlattr *nest, struct kstat_arch *r)
 {
 	struct nlattr *a;
 	int rem, err = 0;
+
+	if (nest_ok(nest))
+		return -EBADMSG;
 
 	nla_for_each_nested(a, nest, rem) {
 		switch (nla_type(a)) {
@@ -379,6 +408,9 @@ int kstat_parse_softirq_nest(const struct nlattr *nest, struct kstat_softirq *s)
 	struct nlattr *a;
 	int rem, err = 0;
 
+	if (nest_ok(nest))
+		return -EBADMSG;
+
 	nla_for_each_nested(a, nest, rem) {
 		switch (nla_type(a)) {
 		case KSTAT_A_SOFTIRQ_VEC:
@@ -451,6 +483,9 @@ int kstat_parse_config_nest(const struct nlattr *nest, struct kstat_config *c)
 	struct nlattr *a;
 	uint8_t percpu = 0;
 	int rem, err = 0;
+
+	if (nest_ok(nest))
+		return -EBADMSG;
 
 	memset(c, 0, sizeof(*c));
 	nla_for_each_nested(a, nest, rem) {

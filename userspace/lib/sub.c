@@ -42,6 +42,7 @@ struct kstat_sub {
 	int synced;			/* state rebuilt by a keyframe */
 	int overrun;			/* ENOBUFS not yet accounted for */
 	int in_batch;
+	int broken;			/* parts of this batch went missing */
 	uint64_t batch_seq;
 	uint32_t next_part, parts;
 
@@ -330,19 +331,39 @@ static void sample_begin(struct kstat_sub *sub, const struct piece *p)
 	sub->s.nr_irqs_changed = 0;
 }
 
+/* A sample we cannot complete: lost, unless we had not started yet. */
+static void sample_skip(struct kstat_sub *sub, uint64_t seq)
+{
+	if (sub->have_seq && seq >= sub->next_seq)
+		report_lost(sub, seq - sub->next_seq + 1,
+			    sub->overrun ? KSTAT_LOST_OVERRUN : KSTAT_LOST_PARTIAL);
+	sub->synced = 0;
+	sub->overrun = 0;
+	sub->have_seq = 1;
+	sub->next_seq = seq + 1;
+}
+
 static int sample_piece(struct kstat_sub *sub, const struct nlattr *nest)
 {
 	struct piece p;
 	struct nlattr *a;
 	int rem, err;
 
-	err = piece_header(nest, &p);
+	err = kstat_attrs_tile(nla_data(nest), nla_len(nest)) ?:
+	      piece_header(nest, &p);
 	if (err)
 		return err;
-	if (!sub->pending || p.seq != sub->s.seq) {
-		sample_finish(sub);
-		sample_begin(sub, &p);
+	if (sub->pending && p.seq == sub->s.seq)
+		goto apply;
+	sample_finish(sub);
+	if (sub->broken) {
+		/* its first pieces may be in a part we never got */
+		if (!sub->have_seq || p.seq >= sub->next_seq)
+			sample_skip(sub, p.seq);
+		return 0;
 	}
+	sample_begin(sub, &p);
+apply:
 	if (!sub->synced)
 		return 0;	/* nothing to apply to until a keyframe */
 	nla_for_each_nested(a, nest, rem) {
@@ -353,23 +374,31 @@ static int sample_piece(struct kstat_sub *sub, const struct nlattr *nest)
 	return 0;
 }
 
-/* Check a part's place in its batch; an incomplete batch loses a sample. */
+/* Drop the sample being assembled: some of its pieces never came. */
+static void pending_drop(struct kstat_sub *sub)
+{
+	if (!sub->pending)
+		return;
+	sub->pending = 0;	/* its seq is already counted in next_seq */
+	report_lost(sub, 1, sub->overrun ? KSTAT_LOST_OVERRUN :
+					   KSTAT_LOST_PARTIAL);
+	sub->overrun = 0;
+}
+
+/*
+ * Check a part's place in its batch.  A batch that stops short loses
+ * its open sample; one we enter after its first part (a lost part, or a
+ * subscription that joined mid-batch) is skipped to its end.
+ */
 static void part_begin(struct kstat_sub *sub, uint64_t batch_seq,
 		       uint32_t part, uint32_t parts)
 {
 	int continues = sub->in_batch && batch_seq == sub->batch_seq &&
 			part == sub->next_part;
 
-	if (!continues && (sub->in_batch || part != 0)) {
-		/* parts went missing: what is pending cannot be trusted */
-		if (sub->pending) {
-			sub->pending = 0;
-			sub->next_seq = sub->s.seq + 1;
-			report_lost(sub, 1, sub->overrun ? KSTAT_LOST_OVERRUN :
-							   KSTAT_LOST_PARTIAL);
-		} else {
-			sub->synced = 0;
-		}
+	if (!continues) {
+		pending_drop(sub);
+		sub->broken = part != 0;
 	}
 	sub->in_batch = 1;
 	sub->batch_seq = batch_seq;
@@ -377,30 +406,40 @@ static void part_begin(struct kstat_sub *sub, uint64_t batch_seq,
 	sub->parts = parts;
 }
 
-static int on_summary(struct nl_msg *msg, void *arg)
+/*
+ * One notification message.  Exposed (internally) so tests and the
+ * parse-cost benchmark can feed recorded messages without a socket.
+ */
+int kstat_sub_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh)
 {
-	struct kstat_sub *sub = arg;
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	struct genlmsghdr *g = nlmsg_data(nlh);
-	struct nlattr *a, *tb[KSTAT_A_MAX + 1] = { 0 };
+	const struct genlmsghdr *g = NLMSG_DATA(nlh);
+	struct nlattr *a, *head, *tb[KSTAT_A_MAX + 1] = { 0 };
 	uint64_t batch_seq = 0;
 	uint32_t part = 0, parts = 0;
-	int rem, err = 0;
+	int rem, len, err = 0;
 
 	if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN ||
 	    g->cmd != KSTAT_CMD_SUMMARY_NTF)
-		return NL_SKIP;
-	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), rem)
+		return 0;	/* not a summary: not ours to judge */
+	head = (struct nlattr *)((char *)NLMSG_DATA(nlh) + GENL_HDRLEN);
+	len = nlh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
+	if (kstat_attrs_tile(head, len)) {
+		err = -EBADMSG;
+		goto bad;
+	}
+	nla_for_each_attr(a, head, len, rem)
 		if (nla_type(a) <= KSTAT_A_MAX)
 			tb[nla_type(a)] = a;
 	if (!tb[KSTAT_A_BATCH_SEQ] || !tb[KSTAT_A_PART] || !tb[KSTAT_A_PARTS] ||
 	    kstat_get_u64(tb[KSTAT_A_BATCH_SEQ], &batch_seq) ||
 	    kstat_get_u32(tb[KSTAT_A_PART], &part) ||
-	    kstat_get_u32(tb[KSTAT_A_PARTS], &parts) || part >= parts)
+	    kstat_get_u32(tb[KSTAT_A_PARTS], &parts) || part >= parts) {
+		err = -EBADMSG;
 		goto bad;
+	}
 
 	part_begin(sub, batch_seq, part, parts);
-	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), rem) {
+	nla_for_each_attr(a, head, len, rem) {
 		if (nla_type(a) != KSTAT_A_SAMPLE)
 			continue;
 		err = sample_piece(sub, a);
@@ -408,18 +447,38 @@ static int on_summary(struct nl_msg *msg, void *arg)
 			goto bad;
 	}
 	if (part + 1 == parts) {
-		sample_finish(sub);
+		if (!sub->broken)
+			sample_finish(sub);
 		sub->in_batch = 0;
+		sub->broken = 0;
 	}
-	return NL_OK;
+	return 0;
 bad:
-	/* a malformed notification: drop what it touched, resync */
+	/* a malformed notification: what it touched is lost, resync */
 	snprintf(sub->errmsg, sizeof(sub->errmsg),
-		 "malformed summary from the kernel: %s", strerror(-err ?: EBADMSG));
-	sub->pending = 0;
+		 "malformed summary from the kernel: %s", strerror(-err));
+	pending_drop(sub);
+	sub->synced = 0;
 	sub->in_batch = 0;
-	report_lost(sub, 1, KSTAT_LOST_PARTIAL);
-	return NL_SKIP;
+	return err;
+}
+
+static int on_summary(struct nl_msg *msg, void *arg)
+{
+	kstat_sub_feed(arg, nlmsg_hdr(msg));
+	return NL_OK;
+}
+
+/* A subscription without a socket yet. */
+struct kstat_sub *kstat_sub_alloc(const struct kstat_sub_ops *ops, void *arg)
+{
+	struct kstat_sub *sub = calloc(1, sizeof(*sub));
+
+	if (!sub)
+		return NULL;
+	sub->ops = *ops;
+	sub->arg = arg;
+	return sub;
 }
 
 /* ---- the socket ---- */
@@ -439,11 +498,9 @@ int kstat_subscribe(struct kstat_handle *h, const struct kstat_sub_ops *ops,
 	int grp, err;
 
 	*subp = NULL;
-	sub = calloc(1, sizeof(*sub));
+	sub = kstat_sub_alloc(ops, arg);
 	if (!sub)
 		return -ENOMEM;
-	sub->ops = *ops;
-	sub->arg = arg;
 	sub->sk = nl_socket_alloc();
 	sub->cb = nl_cb_alloc(NL_CB_CUSTOM);
 	err = -ENOMEM;
@@ -491,8 +548,10 @@ void kstat_unsubscribe(struct kstat_sub *sub)
 	free(sub->s.cpus);
 	free(sub->slot);
 	free(sub->changed);
-	nl_cb_put(sub->cb);
-	nl_socket_free(sub->sk);
+	if (sub->cb)
+		nl_cb_put(sub->cb);
+	if (sub->sk)
+		nl_socket_free(sub->sk);
 	free(sub);
 }
 

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Parsers against recorded kernel replies (tests/fixtures/NAME.nl, made by
+ * scripts/record-fixtures.sh in the test guest with 4096 synthetic IRQs):
+ * dumps, a softirq reply, and a summary stream of a keyframe and deltas,
+ * fed to a socketless subscription.  Also what a subscriber does with a
+ * stream that lost a message or was cut short.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/netlink.h>
+
+#include "libkstat.h"
+#include "internal.h"
+#include "unit.h"
+
+struct fixture {
+	char *data;
+	size_t len;
+};
+
+/* tests/fixtures, found from this executable (userspace/tests/...). */
+static int fixture_load(const char *name, struct fixture *f)
+{
+	char exe[PATH_MAX], path[PATH_MAX + 64], *slash;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	FILE *in;
+	long len;
+
+	if (n <= 0)
+		return -1;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (slash)
+		*slash = '\0';
+	snprintf(path, sizeof(path), "%s/../../tests/fixtures/%s", exe, name);
+	in = fopen(path, "rb");
+	if (!in)
+		return -1;
+	fseek(in, 0, SEEK_END);
+	len = ftell(in);
+	rewind(in);
+	f->data = malloc(len ? len : 1);
+	f->len = len;
+	if (!f->data || fread(f->data, 1, len, in) != (size_t)len) {
+		fclose(in);
+		return -1;
+	}
+	fclose(in);
+	return 0;
+}
+
+/* Call @fn on every message of a recording; 0 or the first error. */
+static int for_each_msg(const struct fixture *f,
+			int (*fn)(const struct nlmsghdr *, void *), void *arg,
+			int *count)
+{
+	size_t off = 0;
+	int err;
+
+	*count = 0;
+	while (off + NLMSG_HDRLEN <= f->len) {
+		const struct nlmsghdr *nlh = (const void *)(f->data + off);
+
+		if (nlh->nlmsg_len < NLMSG_HDRLEN || off + nlh->nlmsg_len > f->len)
+			return -EBADMSG;
+		err = fn(nlh, arg);
+		if (err)
+			return err;
+		(*count)++;
+		off += NLMSG_ALIGN(nlh->nlmsg_len);
+	}
+	return 0;
+}
+
+static int irq_fn(const struct nlmsghdr *nlh, void *l)
+{
+	return kstat_parse_irq_msg(nlh, l);
+}
+
+static int cpu_fn(const struct nlmsghdr *nlh, void *l)
+{
+	return kstat_parse_cpu_msg(nlh, l);
+}
+
+static int softirq_fn(const struct nlmsghdr *nlh, void *l)
+{
+	return kstat_parse_softirq_msg(nlh, l);
+}
+
+static int ascending_unique(const struct kstat_irq_list *l)
+{
+	size_t i;
+
+	for (i = 1; i < l->nr; i++)
+		if (l->irqs[i].irq <= l->irqs[i - 1].irq)
+			return 0;
+	return 1;
+}
+
+/* The IRQ whose action is @name, or -1. */
+static int64_t irq_by_action(const struct kstat_irq_list *l, const char *name)
+{
+	size_t i, j;
+
+	for (i = 0; i < l->nr; i++)
+		for (j = 0; j < l->irqs[i].nr_actions; j++)
+			if (!strcmp(l->irqs[i].actions[j], name))
+				return l->irqs[i].irq;
+	return -1;
+}
+
+static int64_t sim7 = -1;	/* the IRQ record.sh fires in summaries */
+
+static void test_irq_dumps(void)
+{
+	struct kstat_irq_list *l = calloc(1, sizeof(*l));
+	struct fixture f;
+	size_t i, sims = 0;
+	int msgs, err;
+
+	CHECK(!fixture_load("irq-dump-totals.nl", &f), "irq-dump-totals.nl loads");
+	err = for_each_msg(&f, irq_fn, l, &msgs);
+	CHECK(!err && l->nr >= 4096, "totals dump: %zu IRQs in %d messages (err %d)",
+	      l->nr, msgs, err);
+	CHECK(ascending_unique(l), "each IRQ once, ascending");
+	CHECK(l->has_totals && l->intr_sum > 0 && l->nr_irqs >= l->nr,
+	      "trailer: intr %llu, nr_irqs %u",
+	      (unsigned long long)l->intr_sum, l->nr_irqs);
+	CHECK(!l->irqs[0].chip && !l->irqs[0].percpu && !l->nr_arch,
+	      "totals only: no metadata, per-CPU counts or arch rows");
+	kstat_irq_list_free(l);
+	free(f.data);
+
+	l = calloc(1, sizeof(*l));
+	CHECK(!fixture_load("irq-dump-all.nl", &f), "irq-dump-all.nl loads");
+	err = for_each_msg(&f, irq_fn, l, &msgs);
+	CHECK(!err && l->nr >= 4096 && ascending_unique(l),
+	      "full dump: %zu IRQs in %d messages", l->nr, msgs);
+	for (i = 0; i < l->nr; i++)
+		if (l->irqs[i].chip && !strcmp(l->irqs[i].chip, "dummy") &&
+		    l->irqs[i].nr_actions == 1 &&
+		    !strncmp(l->irqs[i].actions[0], "kstat-sim-", 10))
+			sims++;
+	CHECK(sims == 4096, "4096 synthetic IRQs with chip and action (%zu)", sims);
+	CHECK(l->irqs[0].percpu && l->irqs[0].nr_percpu >= 1,
+	      "per-CPU counts present (%u CPUs)", l->irqs[0].nr_percpu);
+	CHECK(l->nr_arch > 0 && !strcmp(l->arch[0].name, "NMI") &&
+	      l->arch[0].desc && l->arch[0].percpu, "arch rows, NMI first");
+	sim7 = irq_by_action(l, "kstat-sim-7");
+	CHECK(sim7 >= 0, "kstat-sim-7 is IRQ %lld", (long long)sim7);
+	kstat_irq_list_free(l);
+	free(f.data);
+}
+
+static void test_cpu_softirq(void)
+{
+	struct kstat_cpu_list *c = calloc(1, sizeof(*c));
+	struct kstat_softirq_list *s = calloc(1, sizeof(*s));
+	struct fixture f;
+	int msgs;
+
+	CHECK(!fixture_load("cpu-dump.nl", &f) &&
+	      !for_each_msg(&f, cpu_fn, c, &msgs) && c->nr >= 1 &&
+	      c->cpus[0].cpu == 0 && c->cpus[0].ns[KSTAT_CPUTIME_IDLE] > 0,
+	      "cpu dump: %zu CPUs", c->nr);
+	free(f.data);
+	CHECK(!fixture_load("softirq-percpu.nl", &f) &&
+	      !for_each_msg(&f, softirq_fn, s, &msgs) && s->nr == 10 &&
+	      !strcmp(s->vecs[0].name, "HI") && !strcmp(s->vecs[9].name, "RCU") &&
+	      s->vecs[1].percpu && s->vecs[1].count > 0,
+	      "softirq reply: 10 vectors, HI..RCU, per-CPU counts");
+	free(f.data);
+	kstat_cpu_list_free(c);
+	kstat_softirq_list_free(s);
+}
+
+/* ---- the summary stream ---- */
+
+struct seen {
+	int samples, keyframes, lost_calls;
+	uint64_t lost, last_seq, sim_count[8];
+	size_t key_irqs, max_delta_irqs;
+	int seq_ok;
+};
+
+static void on_sample(const struct kstat_sample *s, void *arg)
+{
+	struct seen *w = arg;
+	size_t i;
+
+	if (w->samples && s->seq != w->last_seq + 1)
+		w->seq_ok = 0;
+	w->last_seq = s->seq;
+	if (s->keyframe) {
+		w->keyframes++;
+		w->key_irqs = s->nr_irqs;
+	} else if (s->nr_irqs_changed > w->max_delta_irqs) {
+		w->max_delta_irqs = s->nr_irqs_changed;
+	}
+	for (i = 0; i < s->nr_irqs; i++)
+		if (s->irqs[i].irq == sim7 && w->samples < 8)
+			w->sim_count[w->samples] = s->irqs[i].count;
+	w->samples++;
+}
+
+static void on_lost(uint64_t n, enum kstat_lost_reason why, void *arg)
+{
+	struct seen *w = arg;
+
+	(void)why;
+	w->lost += n;
+	w->lost_calls++;
+}
+
+static const struct kstat_sub_ops ops = { .sample = on_sample, .lost = on_lost };
+
+static int feed_fn(const struct nlmsghdr *nlh, void *sub)
+{
+	kstat_sub_feed(sub, nlh);
+	return 0;
+}
+
+static void test_summary(void)
+{
+	struct seen w = { .seq_ok = 1 };
+	struct kstat_sub *sub = kstat_sub_alloc(&ops, &w);
+	struct fixture f;
+	int msgs;
+
+	CHECK(!fixture_load("summary.nl", &f), "summary.nl loads");
+	for_each_msg(&f, feed_fn, sub, &msgs);
+	CHECK(w.samples == 4 && w.keyframes == 1 && w.lost == 0,
+	      "4 samples, the first a keyframe, none lost (%d, %d, %llu) from %d messages",
+	      w.samples, w.keyframes, (unsigned long long)w.lost, msgs);
+	CHECK(w.seq_ok, "consecutive seq");
+	CHECK(w.key_irqs >= 4096, "keyframe carries all %zu IRQs", w.key_irqs);
+	CHECK(w.max_delta_irqs < 20, "deltas carry only changed IRQs (max %zu)",
+	      w.max_delta_irqs);
+	CHECK(w.sim_count[3] > w.sim_count[0],
+	      "the fired IRQ's applied count grows (%llu -> %llu)",
+	      (unsigned long long)w.sim_count[0], (unsigned long long)w.sim_count[3]);
+	kstat_unsubscribe(sub);
+
+	/* Without the keyframe's second part, a subscriber reports the loss
+	 * and delivers nothing (the deltas have no base) until a keyframe.
+	 */
+	memset(&w, 0, sizeof(w));
+	w.seq_ok = 1;
+	sub = kstat_sub_alloc(&ops, &w);
+	{
+		const struct nlmsghdr *nlh = (const void *)f.data;
+		size_t off = 0;
+		int i = 0;
+
+		while (off < f.len) {
+			nlh = (const void *)(f.data + off);
+			if (i++ != 1)
+				kstat_sub_feed(sub, nlh);
+			off += NLMSG_ALIGN(nlh->nlmsg_len);
+		}
+	}
+	CHECK(w.samples == 0 && w.lost == 1,
+	      "a keyframe missing a part: %d delivered, %llu lost",
+	      w.samples, (unsigned long long)w.lost);
+	kstat_unsubscribe(sub);
+
+	/* Truncated messages: rejected, never read past their end. */
+	memset(&w, 0, sizeof(w));
+	sub = kstat_sub_alloc(&ops, &w);
+	{
+		struct nlmsghdr *copy = malloc(((struct nlmsghdr *)f.data)->nlmsg_len);
+		uint32_t len = ((struct nlmsghdr *)f.data)->nlmsg_len, cut;
+		int bad = 0;
+
+		for (cut = NLMSG_HDRLEN; cut < len; cut += 97) {
+			memcpy(copy, f.data, cut);
+			copy->nlmsg_len = cut;
+			if (kstat_sub_feed(sub, copy) == -EBADMSG)
+				bad++;
+		}
+		CHECK(bad > 0 && w.samples == 0,
+		      "truncated summaries rejected (%d of them), nothing delivered", bad);
+		free(copy);
+	}
+	kstat_unsubscribe(sub);
+	free(f.data);
+}
+
+int main(void)
+{
+	test_irq_dumps();
+	test_cpu_softirq();
+	test_summary();
+	return unit_exit();
+}
