@@ -5,9 +5,11 @@
  *
  *   nlraw cases            send the table of malformed and valid requests;
  *                          each must get its errno and extack text
- *   nlraw dump-irqs BYTES  dump every IRQ with per-CPU counts through a
+ *   nlraw dump-irqs BYTES [DELAY_MS]
+ *                          dump every IRQ with per-CPU counts through a
  *                          socket with SO_RCVBUF=BYTES and a BYTES-sized
  *                          read buffer; check each IRQ comes exactly once
+ *                          (exit 3: the kernel flagged NLM_F_DUMP_INTR)
  *   nlraw record-dump CMD FLAGS FILE
  *                          record the reply messages of a CMD (cpu, irq,
  *                          softirq) dump with KSTAT_A_SEL_FLAGS=FLAGS
@@ -22,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 #include <linux/kstat.h>
@@ -289,7 +292,7 @@ static int run_cases(void)
 
 struct dump_state {
 	unsigned char *seen;	/* per IRQ number: times reported */
-	unsigned int irqs, dupes, msgs, intr;
+	unsigned int irqs, dupes, msgs, intr, interrupted;
 };
 
 static int irq_nest_cb(const struct nlattr *a, void *data)
@@ -323,12 +326,12 @@ static int dump_msg_cb(const struct nlmsghdr *nlh, void *data)
 	struct dump_state *st = data;
 
 	if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
-		fprintf(stderr, "nlraw: dump interrupted (IRQ set changed)\n");
+		st->interrupted++;
 	st->msgs++;
 	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), dump_attr_cb, data);
 }
 
-static int dump_irqs(int bytes)
+static int dump_irqs(int bytes, int delay_ms)
 {
 	struct dump_state st = { .seen = calloc(1 << 20, 1) };
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
@@ -363,10 +366,23 @@ static int dump_irqs(int bytes)
 			return 1;
 		}
 		ret = mnl_cb_run(buf, n, 42, 0, dump_msg_cb, &st);
+		if (delay_ms)	/* a slow reader: the dump spans more time */
+			usleep(delay_ms * 1000);
+		/* libmnl stops at a message flagged NLM_F_DUMP_INTR */
+		if (ret < 0 && errno == EINTR) {
+			st.interrupted++;
+			ret = MNL_CB_STOP;
+		}
 	}
-	printf("irqs %u dupes %u msgs %u trailers %u result %d\n",
-	       st.irqs, st.dupes, st.msgs, st.intr, ret);
-	return ret < 0 || st.dupes || st.intr != 1;
+	printf("irqs %u dupes %u msgs %u trailers %u interrupted %u result %d%s%s\n",
+	       st.irqs, st.dupes, st.msgs, st.intr, st.interrupted, ret,
+	       ret < 0 ? " " : "", ret < 0 ? strerror(errno) : "");
+	if (ret < 0)
+		return 1;
+	/* NLM_F_DUMP_INTR: the IRQ set changed; the caller must retry */
+	if (st.interrupted)
+		return 3;
+	return st.dupes || st.intr != 1;
 }
 
 /* ---- recording fixtures ---- */
@@ -550,8 +566,8 @@ int main(int argc, char **argv)
 	}
 	if (argc == 2 && !strcmp(argv[1], "cases"))
 		return run_cases();
-	if (argc == 3 && !strcmp(argv[1], "dump-irqs"))
-		return dump_irqs(atoi(argv[2]));
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "dump-irqs"))
+		return dump_irqs(atoi(argv[2]), argc == 4 ? atoi(argv[3]) : 0);
 	if (argc == 5 && !strcmp(argv[1], "record-dump"))
 		return record_dump(argv[2], strtoul(argv[3], NULL, 0), argv[4]);
 	if (argc == 4 && !strcmp(argv[1], "record-summary"))
