@@ -1,0 +1,123 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tests/check.sh - what `make check` runs after building.  Not a guest test.
+#
+#   1. the host unit tests (tests/run-unit.sh);
+#   2. one guest boot (tests/vm/run-guest.sh) running the selected guest
+#      tests: $T (space-separated, e.g. T="tests/irqsim.sh tests/json.sh"; a
+#      bare name like "irqsim" works too), or every tests/*.sh.
+#
+# Prints one line per test ("ok - ...", "not ok - ...: reason" + output
+# tail, "skip - ...: reason"); its very last line is "N passed, N failed, N
+# skipped" over both.  A guest that fails to boot, crashes or hangs counts as
+# a failure, and so does every selected test that produced no result.
+# Exit status 1 if anything failed.
+
+set -uo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+VMDIR=${KSTAT_VMDIR:-$REPO/build/vm}
+RESULTS=$VMDIR/results
+SUMMARY_RE='^([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$'
+# tests/*.sh files that are not tests.
+NOT_TESTS=(tests/lib.sh tests/check.sh tests/run-unit.sh)
+
+PASSED=0 FAILED=0 SKIPPED=0
+
+# relay: copy stdin to stdout, counting the result lines as they pass (so a
+# run cut short still counts what it did); the runners' own summary lines
+# are dropped, this script prints the grand total.  Sets GOT_SUMMARY, and
+# LAST_SAID to the last "run-guest: ..." message.
+relay() {
+	local line
+	GOT_SUMMARY=0 LAST_SAID=''
+	while IFS= read -r line; do
+		[[ $line != "run-guest: "* ]] || LAST_SAID=${line#run-guest: }
+		case $line in
+		"ok - "*) PASSED=$((PASSED + 1)) ;;
+		"not ok - "*) FAILED=$((FAILED + 1)) ;;
+		"skip - "*) SKIPPED=$((SKIPPED + 1)) ;;
+		esac
+		if [[ $line =~ $SUMMARY_RE ]]; then
+			GOT_SUMMARY=1
+		else
+			printf '%s\n' "$line"
+		fi
+	done
+}
+
+fail() {
+	FAILED=$((FAILED + 1))
+	echo "not ok - $1: $2"
+}
+
+run_unit() {
+	echo "# host unit tests"
+	relay < <(tests/run-unit.sh)
+	((GOT_SUMMARY)) || fail "<unit>" "tests/run-unit.sh ended without a summary"
+}
+
+# select_tests: the guest tests to run, one per line.
+select_tests() {
+	local t
+	if [[ -n ${T:-} ]]; then
+		for t in $T; do
+			if [[ ! -f $t && -f tests/$t ]]; then t=tests/$t; fi
+			if [[ ! -f $t && -f tests/$t.sh ]]; then t=tests/$t.sh; fi
+			echo "$t"
+		done
+		return
+	fi
+	for t in tests/*.sh; do
+		[[ " ${NOT_TESTS[*]} " == *" $t "* ]] || echo "$t"
+	done | LC_ALL=C sort
+}
+
+# run_guest TEST...: one boot for all tests; then every selected test must
+# have a result line in the guest's runner.out.
+run_guest() {
+	local rc=0 t why=''
+	local -A seen=()
+	echo "# guest tests ($# selected)"
+	# A results directory left by an earlier run must not pass for this
+	# one's: run-guest.sh writes this id into it.
+	export KSTAT_RUN_ID=$$.${EPOCHREALTIME/./}
+	relay < <(tests/vm/run-guest.sh "$@" 2>&1)
+	wait $! || rc=$?
+
+	if [[ $(cat "$RESULTS/run-id" 2>/dev/null) == "$KSTAT_RUN_ID" ]]; then
+		if [[ -f $RESULTS/runner.out ]]; then
+			while IFS= read -r t; do
+				if [[ $t =~ ^(ok|not\ ok|skip)\ -\ ([^ :]+) ]]; then
+					seen[${BASH_REMATCH[2]}]=1
+				fi
+			done < "$RESULTS/runner.out"
+		fi
+		why=$(cat "$RESULTS/guest-failure" 2>/dev/null)
+	elif ((rc != 0)); then
+		why="could not start the guest: ${LAST_SAID:-tests/vm/run-guest.sh exit status $rc}"
+	fi
+	if [[ -n $why ]]; then
+		fail "<guest>" "$why"
+	elif ((rc >= 2)); then
+		fail "<guest>" "tests/vm/run-guest.sh exit status $rc"
+	fi
+	for t in "$@"; do
+		[[ -n ${seen[$t]:-} ]] || fail "$t" "no result (the guest run ended before it)"
+	done
+}
+
+main() {
+	local -a tests
+	cd "$REPO" || exit 1
+	run_unit
+	mapfile -t tests < <(select_tests)
+	if ((${#tests[@]})); then
+		run_guest "${tests[@]}"
+	fi
+	echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
+	((FAILED == 0))
+}
+
+main "$@"

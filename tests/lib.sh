@@ -1,0 +1,274 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034  # T_OUT, T_ERR, T_RC are for the tests
+#
+# tests/lib.sh - shared library of the kstat guest tests.  Not a test.
+#
+#   source tests/lib.sh
+#
+# Sourcing it turns on `set -euo pipefail`: any failing command fails the
+# test, and the failure names the command and line.  Tests run as root in
+# the guest with cwd = repo root; see docs/testing.md for the whole
+# contract.  Messages go to stderr so that $(...) never captures them.
+#
+# Outcome of a test (decided by tests/vm/guest-runner.sh):
+#   exit 0 = pass, exit 77 = skip (t_skip), anything else = fail;
+#   the first "FAIL: ..." line is the reason shown for a failure, the first
+#   "SKIP: ..." line the reason for a skip.
+
+set -euo pipefail
+set -E			# the ERR trap below also fires inside functions
+
+# Defaults for a test started by hand (the runner sets all of these).
+: "${KSTAT_ROOT:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+: "${KSTAT_KO:=$KSTAT_ROOT/kernel/kstat.ko}"
+: "${IRQSIM_KO:=$KSTAT_ROOT/tests/irqsim/kstat_irqsim.ko}"
+: "${KSTAT:=$KSTAT_ROOT/userspace/cli/kstat}"
+: "${TEST_NAME:=${0#"$KSTAT_ROOT"/}}"
+: "${TMPDIR:=/tmp}"
+: "${KSTAT_LOAD_ERROR:=}"
+export KSTAT_ROOT KSTAT_KO IRQSIM_KO KSTAT TEST_NAME TMPDIR
+case ":${LD_LIBRARY_PATH:-}:" in
+*":$KSTAT_ROOT/userspace/lib:"*) ;;
+*) export LD_LIBRARY_PATH=$KSTAT_ROOT/userspace/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} ;;
+esac
+
+IRQSIM_DIR=/sys/kernel/debug/kstat_irqsim
+_T_START=${EPOCHREALTIME/./}
+
+# ---------------------------------------------------------------------------
+# Messages and outcome
+# ---------------------------------------------------------------------------
+
+# t_log MSG...: a progress line, with seconds since the test started.
+t_log() {
+	local us=$(( ${EPOCHREALTIME/./} - _T_START ))
+	printf '[%3d.%02d] %s\n' $((us / 1000000)) $((us / 10000 % 100)) "$*" >&2
+}
+
+# t_fail MSG...: fail the test with MSG as the reason.
+t_fail() {
+	printf 'FAIL: %s\n' "$*" >&2
+	exit 1
+}
+
+# t_skip REASON...: skip the test (exit 77).
+t_skip() {
+	printf 'SKIP: %s\n' "$*" >&2
+	exit 77
+}
+
+# A command failing under set -e names itself.  Only where errexit is on
+# (bash turns it off inside $(...)), so it is the failure that ends the test.
+_t_on_err() {
+	local rc=$1 cmd=$2 line=$3
+	[[ $- == *e* ]] || return 0
+	printf 'FAIL: line %s: command failed (exit %s): %s\n' "$line" "$rc" "$cmd" >&2
+}
+trap '_t_on_err $? "$BASH_COMMAND" "$LINENO"' ERR
+
+# ---------------------------------------------------------------------------
+# Cleanup
+# ---------------------------------------------------------------------------
+
+_T_CLEANUPS=()
+
+# t_cleanup CMD [ARGS...]: run CMD when the test exits (pass, fail, skip or
+# SIGTERM from the timeout), the last registered first.  Use this instead of
+# your own "trap ... EXIT".  Each cleanup runs in a subshell; one that fails
+# (say, t_fail from kstat_unload) fails the test but the others still run.
+t_cleanup() {
+	_T_CLEANUPS+=("$(printf '%q ' "$@")")
+}
+
+_t_run_cleanups() {
+	local rc=$? i
+	set +e
+	trap - ERR
+	for ((i = ${#_T_CLEANUPS[@]} - 1; i >= 0; i--)); do
+		if ! (eval "${_T_CLEANUPS[i]}"); then
+			printf 'FAIL: cleanup failed: %s\n' "${_T_CLEANUPS[i]}" >&2
+			((rc != 0 && rc != 77)) || rc=1
+		fi
+	done
+	_T_CLEANUPS=()
+	exit "$rc"
+}
+trap _t_run_cleanups EXIT
+# On the runner's timeout SIGTERM: exit, which runs the cleanups.
+trap 'exit 143' TERM
+trap 'exit 130' INT
+
+# ---------------------------------------------------------------------------
+# Assertions
+# ---------------------------------------------------------------------------
+
+# assert_eq EXPECTED ACTUAL WHAT
+assert_eq() {
+	[[ $2 == "$1" ]] || t_fail "$3: expected '$1', got '$2'"
+}
+
+# assert_ne UNEXPECTED ACTUAL WHAT
+assert_ne() {
+	[[ $2 != "$1" ]] || t_fail "$3: expected anything but '$1'"
+}
+
+# assert_match REGEX STRING WHAT: some line of STRING matches the extended
+# regular expression REGEX (grep -E semantics: ^ and $ anchor at lines).
+assert_match() {
+	if [[ $2 != *$'\n'* ]]; then
+		# One line: bash's own regex (same ERE), no grep to start.
+		[[ $2 =~ $1 ]] && return 0
+	elif grep -Eq -- "$1" <<< "$2"; then
+		return 0
+	fi
+	t_fail "$3: no line matches /$1/ in: $(_t_short "$2")"
+}
+
+# assert_no_match REGEX STRING WHAT: no line of STRING matches REGEX.
+assert_no_match() {
+	local hit
+	hit=$(grep -E -m 1 -- "$1" <<< "$2") || return 0
+	t_fail "$3: unexpected line matching /$1/: $hit"
+}
+
+# _t_short STRING: STRING shortened for a message.
+_t_short() {
+	local s=$1
+	((${#s} <= 300)) || s="${s:0:300}..."
+	printf "'%s'" "$s"
+}
+
+# _t_capture CMD...: run CMD; T_RC, T_OUT and T_ERR are its exit status,
+# stdout and stderr.  Whole shell functions run with errexit off here.
+_t_capture() {
+	local out=$TMPDIR/.t_out err=$TMPDIR/.t_err
+	T_RC=0
+	"$@" > "$out" 2> "$err" || T_RC=$?
+	T_OUT=$(< "$out")
+	T_ERR=$(< "$err")
+	rm -f "$out" "$err"
+}
+
+# assert_ok CMD...: CMD exits 0.  Sets T_OUT, T_ERR, T_RC.
+assert_ok() {
+	_t_capture "$@"
+	((T_RC == 0)) || t_fail "'$*' failed (exit $T_RC): $(_t_short "$T_ERR")"
+}
+
+# assert_fail CMD...: CMD exits non-zero.  Sets T_OUT, T_ERR, T_RC.
+assert_fail() {
+	_t_capture "$@"
+	((T_RC != 0)) || t_fail "'$*' succeeded but should have failed"
+}
+
+# assert_exit CODE CMD...: CMD exits with CODE.  Sets T_OUT, T_ERR, T_RC.
+assert_exit() {
+	local code=$1
+	shift
+	_t_capture "$@"
+	((T_RC == code)) ||
+		t_fail "'$*': expected exit $code, got $T_RC; stderr: $(_t_short "$T_ERR")"
+}
+
+# wait_until SECS CMD...: retry CMD every 0.1 s until it succeeds; fail the
+# test after SECS seconds.
+wait_until() {
+	local end=$(( ${EPOCHREALTIME/./} + $1 * 1000000 ))
+	shift
+	until "$@"; do
+		((${EPOCHREALTIME/./} < end)) || t_fail "timed out waiting for: $*"
+		sleep 0.1
+	done
+}
+
+# ---------------------------------------------------------------------------
+# Requirements
+# ---------------------------------------------------------------------------
+
+# require_cmd NAME...: skip unless every NAME is an available command.
+require_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" > /dev/null || t_skip "$c is not installed"
+	done
+}
+
+# require_cpus N: skip unless at least N CPUs are online.
+require_cpus() {
+	local n
+	n=$(getconf _NPROCESSORS_ONLN)
+	((n >= $1)) || t_skip "needs $1 CPUs, the guest has $n (make check SMP=$1)"
+}
+
+# require_kstat: fail unless kstat.ko is loaded (the runner loads it before
+# every test; KSTAT_LOAD_ERROR says why it could not).
+require_kstat() {
+	kstat_loaded || t_fail "kstat.ko is not loaded${KSTAT_LOAD_ERROR:+: $KSTAT_LOAD_ERROR}"
+}
+
+# ---------------------------------------------------------------------------
+# Modules
+# ---------------------------------------------------------------------------
+
+# _t_insmod KO [PARAMS...]: insmod, failing the test with insmod's message.
+_t_insmod() {
+	local err
+	[[ -f $1 ]] || t_fail "$1 is not built (make ${1##*/})"
+	err=$(insmod "$@" 2>&1) || t_fail "insmod $*: $err"
+}
+
+_t_rmmod() {
+	local err
+	err=$(rmmod "$1" 2>&1) || t_fail "rmmod $1: $err"
+}
+
+kstat_loaded() { [[ -d /sys/module/kstat ]]; }
+
+# kstat_load [PARAMS...]: (re)load kstat.ko with PARAMS.
+kstat_load() {
+	if kstat_loaded; then _t_rmmod kstat; fi
+	_t_insmod "$KSTAT_KO" "$@"
+}
+
+# kstat_unload: unload kstat.ko if it is loaded.
+kstat_unload() {
+	if kstat_loaded; then _t_rmmod kstat; fi
+}
+
+irqsim_loaded() { [[ -d /sys/module/kstat_irqsim ]]; }
+
+# irqsim_load [PARAMS...]: (re)load the test helper module kstat_irqsim.ko
+# (e.g. irqs=64).  The runner unloads it after each test.
+irqsim_load() {
+	if irqsim_loaded; then _t_rmmod kstat_irqsim; fi
+	_t_insmod "$IRQSIM_KO" "$@"
+}
+
+irqsim_unload() {
+	if irqsim_loaded; then _t_rmmod kstat_irqsim; fi
+}
+
+# irqsim_irq INDEX: print the IRQ number of synthetic IRQ INDEX.
+irqsim_irq() {
+	local idx irq
+	[[ -r $IRQSIM_DIR/irqs ]] || t_fail "irqsim_irq: kstat_irqsim is not loaded"
+	while read -r idx irq; do
+		if [[ $idx == "$1" ]]; then
+			echo "$irq"
+			return 0
+		fi
+	done < "$IRQSIM_DIR/irqs"
+	t_fail "irqsim_irq: no synthetic IRQ with index $1"
+}
+
+# irqsim_fire INDEX CPU COUNT: fire synthetic IRQ INDEX COUNT times on CPU.
+irqsim_fire() {
+	(($# == 3)) || t_fail "usage: irqsim_fire INDEX CPU COUNT"
+	echo "$1 $2 $3" 2> /dev/null > "$IRQSIM_DIR/fire" ||
+		t_fail "irqsim_fire $*: write to $IRQSIM_DIR/fire failed"
+}
+
+# irqsim_warn: make kstat_irqsim WARN() (harness self-test only).
+irqsim_warn() {
+	echo 1 > "$IRQSIM_DIR/warn" || t_fail "irqsim_warn: write to $IRQSIM_DIR/warn failed"
+}
