@@ -5,6 +5,7 @@
 # identical, and rows/lines match (bar the documented ERR/MIS/MCE/MCP
 # rows).  With 4096 synthetic IRQs loaded, to cover large sets.
 # timeout: 600
+# also: SMP=8
 source tests/lib.sh
 
 bracket() {

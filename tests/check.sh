@@ -108,13 +108,30 @@ run_guest() {
 	done
 }
 
+# smp_tests N: of the selected tests, those that also want a guest with N
+# CPUs (a header line "# also: SMP=N"), e.g. /proc bracketing at scale.
+smp_tests() {
+	local t
+	for t in "${tests[@]}"; do
+		head -n 30 "$t" | grep -qx "# also: SMP=$1" && echo "$t"
+	done
+}
+
 main() {
-	local -a tests
+	local -a tests more
 	cd "$REPO" || exit 1
 	run_unit
 	mapfile -t tests < <(select_tests)
 	if ((${#tests[@]})); then
 		run_guest "${tests[@]}"
+	fi
+	# A second boot, only for the full suite: the same tests on 8 CPUs.
+	if [[ -z ${T:-} && ${SMP:-2} != 8 ]]; then
+		mapfile -t more < <(smp_tests 8)
+		if ((${#more[@]})); then
+			echo "# again with SMP=8"
+			SMP=8 run_guest "${more[@]}"
+		fi
 	fi
 	echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
 	((FAILED == 0))
