@@ -7,6 +7,7 @@
 #ifndef _KSTAT_INTERNAL_H
 #define _KSTAT_INTERNAL_H
 
+#include <linux/gfp.h>
 #include <linux/types.h>
 #include <linux/kernel_stat.h>
 #include <linux/kstat.h>
@@ -111,6 +112,7 @@ struct kstat_summary_stats {
 	u64 alloc_failures;
 	u64 build_ns_last;
 	u64 build_ns_max;
+	u64 build_ns_total;
 	u64 keyframe_bytes;
 	u64 delta_bytes;
 	u32 generation;
@@ -143,7 +145,7 @@ int kstat_softirq_fill(struct sk_buff *skb, int type, unsigned int vec,
 int kstat_config_fill(struct sk_buff *skb, int type,
 		      const struct kstat_config *cfg);
 struct sk_buff *kstat_summary_msg_new(size_t size, void **hdr);
-int kstat_summary_multicast(struct sk_buff *skb);
+int kstat_summary_multicast(struct sk_buff *skb, gfp_t gfp);
 bool kstat_summary_has_listeners(void);
 
 #endif /* _KSTAT_INTERNAL_H */

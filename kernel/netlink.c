@@ -665,17 +665,27 @@ static int kstat_nl_irq_get_dumpit(struct sk_buff *skb,
 		err = kstat_irq_dump_prepare(d, cb);
 		if (err)
 			return err;
+		/* The selected IRQ set as the dump starts ... */
+		cb->seq = kstat_irq_set_fingerprint(d->list, d->nr_list,
+						    d->first, d->last);
 	}
-
-	/* Replies after a change to the selected IRQ set get DUMP_INTR. */
-	cb->seq = kstat_irq_set_fingerprint(d->list, d->nr_list,
-					    d->first, d->last);
 
 	if (d->phase == KSTAT_DUMP_IRQS)
 		err = kstat_irq_dump_irqs(skb, cb, d, &m);
 	if (!err && d->phase == KSTAT_DUMP_ARCH)
 		err = kstat_irq_dump_arch(skb, cb, d, &m);
+	/*
+	 * ... and as it ends: if it changed in between, the trailer message
+	 * carries NLM_F_DUMP_INTR and the reader starts again.  Two scans
+	 * per dump, however many messages it takes.
+	 */
 	if (!err && d->phase == KSTAT_DUMP_TRAILER) {
+		if (m.hdr) {	/* the trailer gets a message of its own */
+			kstat_dump_msg_close(skb, &m, 0);
+			m.hdr = NULL;
+		}
+		cb->seq = kstat_irq_set_fingerprint(d->list, d->nr_list,
+						    d->first, d->last);
 		err = kstat_irq_dump_trailer(skb, cb, &m);
 		if (!err)
 			d->phase = KSTAT_DUMP_DONE;
@@ -836,7 +846,7 @@ static int kstat_nl_config_set_doit(struct sk_buff *skb,
 
 static size_t kstat_stats_size(void)
 {
-	return nla_total_size(0) + 9 * nla_total_size_64bit(sizeof(u64)) +
+	return nla_total_size(0) + 10 * nla_total_size_64bit(sizeof(u64)) +
 	       2 * nla_total_size(sizeof(u8)) + nla_total_size(sizeof(u32));
 }
 
@@ -861,6 +871,8 @@ static int kstat_stats_fill(struct sk_buff *skb,
 		  offsetof(struct kstat_summary_stats, build_ns_last) },
 		{ KSTAT_A_STATS_BUILD_NS_MAX,
 		  offsetof(struct kstat_summary_stats, build_ns_max) },
+		{ KSTAT_A_STATS_BUILD_NS_TOTAL,
+		  offsetof(struct kstat_summary_stats, build_ns_total) },
 		{ KSTAT_A_STATS_KEYFRAME_BYTES,
 		  offsetof(struct kstat_summary_stats, keyframe_bytes) },
 		{ KSTAT_A_STATS_DELTA_BYTES,
@@ -995,10 +1007,10 @@ struct sk_buff *kstat_summary_msg_new(size_t size, void **hdr)
 }
 
 /* Consumes @skb.  Only the initial namespace's listeners get summaries. */
-int kstat_summary_multicast(struct sk_buff *skb)
+int kstat_summary_multicast(struct sk_buff *skb, gfp_t gfp)
 {
 	return genlmsg_multicast(&kstat_family, skb, 0, KSTAT_MCGRP_SUMMARY,
-				 GFP_KERNEL);
+				 gfp);
 }
 
 bool kstat_summary_has_listeners(void)

@@ -178,6 +178,7 @@ static const char stats_usage[] =
 	"generation, and whether the group has listeners and the producer\n"
 	"runs.  JSON keys: samples_taken, summaries_sent, messages_sent,\n"
 	"delivery_failures, alloc_failures, build_ns_last, build_ns_max,\n"
+	"build_ns_total,\n"
 	"keyframe_bytes, delta_bytes, generation, listening, running.\n";
 
 static int stats_show(int argc, char **argv)
@@ -208,6 +209,8 @@ static int stats_show(int argc, char **argv)
 		  s.build_ns_last);
 	print_u64(PRINT_ANY, "build_ns_max", "build_ns_max %" PRIu64 "\n",
 		  s.build_ns_max);
+	print_u64(PRINT_ANY, "build_ns_total", "build_ns_total %" PRIu64 "\n",
+		  s.build_ns_total);
 	print_u64(PRINT_ANY, "keyframe_bytes", "keyframe_bytes %" PRIu64 "\n",
 		  s.keyframe_bytes);
 	print_u64(PRINT_ANY, "delta_bytes", "delta_bytes %" PRIu64 "\n",

@@ -10,7 +10,51 @@ void kstat_cpu_list_clear(struct kstat_cpu_list *l);
 void kstat_irq_list_clear(struct kstat_irq_list *l);
 void kstat_softirq_list_clear(struct kstat_softirq_list *l);
 
-struct nlattr;
+#include <linux/netlink.h>
+
+/*
+ * Attribute walking, inline: libnl's nla_ok()/nla_next() are calls into
+ * the shared library, which dominated the cost of applying a keyframe.
+ * Each walk ends with @rem == 0 exactly when the attributes fill the
+ * buffer; anything else is a truncated or corrupt message.
+ */
+static inline int kattr_ok(const struct nlattr *a, int rem)
+{
+	return rem >= (int)sizeof(*a) && a->nla_len >= sizeof(*a) &&
+	       a->nla_len <= rem;
+}
+
+static inline const struct nlattr *kattr_next(const struct nlattr *a, int *rem)
+{
+	int total = NLA_ALIGN(a->nla_len);
+
+	*rem -= total;
+	return (const struct nlattr *)((const char *)a + total);
+}
+
+static inline int kattr_type(const struct nlattr *a)
+{
+	return a->nla_type & NLA_TYPE_MASK;
+}
+
+static inline int kattr_len(const struct nlattr *a)
+{
+	return a->nla_len - NLA_HDRLEN;
+}
+
+static inline const void *kattr_data(const struct nlattr *a)
+{
+	return (const char *)a + NLA_HDRLEN;
+}
+
+#define kattr_for_each(pos, head, len, rem)				\
+	for (pos = (head), rem = (len); kattr_ok(pos, rem);		\
+	     pos = kattr_next(pos, &(rem)))
+
+#define kattr_for_each_nested(pos, nest, rem)				\
+	kattr_for_each(pos, (const struct nlattr *)kattr_data(nest),	\
+		       kattr_len(nest), rem)
+
 
 /* Checked attribute access: -EBADMSG when the length is wrong. */
 int kstat_get_u8(const struct nlattr *a, uint8_t *v);
@@ -31,7 +75,6 @@ int kstat_parse_config_msg(const struct nlmsghdr *nlh, struct kstat_config *c);
 int kstat_parse_stats_msg(const struct nlmsghdr *nlh, struct kstat_stats *st);
 void kstat_irq_free(struct kstat_irq *q);
 int kstat_summary_kick(struct kstat_handle *h);
-int kstat_handle_family(const struct kstat_handle *h);
 
 /* Subscriptions without a socket, fed recorded messages (tests, bench). */
 struct kstat_sub *kstat_sub_alloc(const struct kstat_sub_ops *ops, void *arg);

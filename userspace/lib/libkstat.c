@@ -27,6 +27,13 @@
 /* How often a dump is retried when the IRQ set changes under it. */
 #define KSTAT_DUMP_RETRIES	5
 
+/*
+ * One read takes a whole dump skb (the kernel caps those at 32 KiB and
+ * sizes them by our reads), so no MSG_PEEK round trip per message.  Only
+ * replies with per-CPU arrays can outgrow it: those peek first.
+ */
+#define KSTAT_MSG_BUF		(64 * 1024)
+
 struct kstat_handle {
 	struct nl_sock *sk;
 	int family;
@@ -129,6 +136,13 @@ int kstat_open(struct kstat_handle **hp)
 		err = kstat_resolve_family(h);
 	if (err)
 		goto fail;
+	/* A GET's reply is its own answer: ACKs only where there is none. */
+	nl_socket_disable_auto_ack(h->sk);
+	nl_socket_disable_msg_peek(h->sk);
+	if (nl_socket_set_msg_buf_size(h->sk, KSTAT_MSG_BUF) < 0) {
+		err = -ENOMEM;
+		goto fail;
+	}
 	*hp = h;
 	return 0;
 fail:
@@ -149,6 +163,7 @@ void kstat_close(struct kstat_handle *h)
 
 struct kstat_xfer {
 	struct kstat_handle *h;
+	int one_reply;	/* a do request: its reply ends it */
 	int (*parse)(const struct nlmsghdr *nlh, void *out);
 	void *out;
 	int err;	/* first error: kernel's errno or a parser's */
@@ -216,6 +231,10 @@ static int kstat_on_valid(struct nl_msg *msg, void *arg)
 		kstat_set_error(x->h, "malformed reply from the kernel: %s",
 				strerror(-err));
 	}
+	if (x->one_reply) {
+		x->done = 1;
+		return NL_STOP;
+	}
 	return NL_OK;
 }
 
@@ -265,6 +284,7 @@ struct kstat_req {
 	int64_t cpu;			/* KSTAT_A_SEL_CPU when >= 0 */
 	int64_t irq;			/* KSTAT_A_SEL_IRQ when >= 0 */
 	const struct kstat_filter *filter;
+	int ack;			/* no reply comes: ask for an ACK */
 	/* attributes of their own (CONFIG_SET) */
 	int (*put)(struct nl_msg *msg, const void *arg);
 	const void *put_arg;
@@ -279,8 +299,8 @@ static struct nl_msg *kstat_build(struct kstat_handle *h,
 	if (!msg)
 		return NULL;
 	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, h->family, 0,
-			 r->dump ? NLM_F_DUMP : 0, r->cmd,
-			 KSTAT_FAMILY_VERSION))
+			 (r->dump ? NLM_F_DUMP : 0) | (r->ack ? NLM_F_ACK : 0),
+			 r->cmd, KSTAT_FAMILY_VERSION))
 		err = -EMSGSIZE;
 	if (!err && r->cpu >= 0)
 		err = nla_put_u32(msg, KSTAT_A_SEL_CPU, r->cpu);
@@ -301,7 +321,9 @@ static int kstat_xfer_once(struct kstat_handle *h, const struct kstat_req *r,
 			   int (*parse)(const struct nlmsghdr *, void *),
 			   void *out)
 {
-	struct kstat_xfer x = { .h = h, .parse = parse, .out = out };
+	struct kstat_xfer x = { .h = h, .parse = parse, .out = out,
+				.one_reply = !r->dump && !r->ack };
+	int peek = r->filter && (r->filter->flags & KSTAT_F_PERCPU);
 	struct nl_msg *msg;
 	struct nl_cb *cb;
 	int ret;
@@ -321,11 +343,15 @@ static int kstat_xfer_once(struct kstat_handle *h, const struct kstat_req *r,
 	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, kstat_on_done, &x);
 	nl_cb_err(cb, NL_CB_CUSTOM, kstat_on_error, &x);
 
+	if (peek)
+		nl_socket_enable_msg_peek(h->sk);
 	ret = nl_send_auto(h->sk, msg);
 	nlmsg_free(msg);
 	while (ret >= 0 && !x.done)
 		ret = nl_recvmsgs(h->sk, cb);
 	nl_cb_put(cb);
+	if (peek)
+		nl_socket_disable_msg_peek(h->sk);
 
 	if (x.err)
 		return x.err;
@@ -556,7 +582,8 @@ int kstat_config_set(struct kstat_handle *h, const struct kstat_config *cfg,
 {
 	struct kstat_config_change c = { .cfg = cfg, .fields = fields };
 	struct kstat_req r = { .cmd = KSTAT_CMD_CONFIG_SET, .cpu = -1,
-			       .irq = -1, .put = put_config, .put_arg = &c };
+			       .irq = -1, .ack = 1, .put = put_config,
+			       .put_arg = &c };
 
 	return kstat_xfer(h, &r, parse_none, reset_none, NULL);
 }
@@ -574,12 +601,12 @@ int kstat_stats_get(struct kstat_handle *h, struct kstat_stats *st)
 int kstat_summary_kick(struct kstat_handle *h)
 {
 	struct kstat_req r = { .cmd = KSTAT_CMD_SUBSCRIBE, .cpu = -1,
-			       .irq = -1 };
+			       .irq = -1, .ack = 1 };
 
 	return kstat_xfer(h, &r, parse_none, reset_none, NULL);
 }
 
-int kstat_handle_family(const struct kstat_handle *h)
+int kstat_family_id(const struct kstat_handle *h)
 {
 	return h->family;
 }

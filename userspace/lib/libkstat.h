@@ -36,6 +36,8 @@ const char *kstat_last_error(const struct kstat_handle *h);
 
 /* The kernel family's version (KSTAT_FAMILY_VERSION it registered). */
 unsigned int kstat_family_version(const struct kstat_handle *h);
+/* Its generic netlink id, for tools that speak on their own socket. */
+int kstat_family_id(const struct kstat_handle *h);
 
 /*
  * What a request selects; mirrors the kernel's KSTAT_A_SEL_* attributes.
@@ -190,6 +192,7 @@ struct kstat_stats {
 	uint64_t alloc_failures;
 	uint64_t build_ns_last;
 	uint64_t build_ns_max;
+	uint64_t build_ns_total;	/* all samples: mean = total / taken */
 	uint64_t keyframe_bytes;	/* size of the last full sample */
 	uint64_t delta_bytes;		/* size of the last delta sample */
 	uint32_t generation;

@@ -35,37 +35,37 @@ int kstat_cpu_is_online(const uint8_t *online, size_t len, unsigned int cpu)
 
 int kstat_get_u8(const struct nlattr *a, uint8_t *v)
 {
-	if (nla_len(a) != sizeof(*v))
+	if (kattr_len(a) != sizeof(*v))
 		return -EBADMSG;
-	memcpy(v, nla_data(a), sizeof(*v));
+	memcpy(v, kattr_data(a), sizeof(*v));
 	return 0;
 }
 
 int kstat_get_u32(const struct nlattr *a, uint32_t *v)
 {
-	if (nla_len(a) != sizeof(*v))
+	if (kattr_len(a) != sizeof(*v))
 		return -EBADMSG;
-	memcpy(v, nla_data(a), sizeof(*v));
+	memcpy(v, kattr_data(a), sizeof(*v));
 	return 0;
 }
 
 int kstat_get_u64(const struct nlattr *a, uint64_t *v)
 {
-	if (nla_len(a) != sizeof(*v))
+	if (kattr_len(a) != sizeof(*v))
 		return -EBADMSG;
-	memcpy(v, nla_data(a), sizeof(*v));
+	memcpy(v, kattr_data(a), sizeof(*v));
 	return 0;
 }
 
 /* A NUL-terminated string attribute, copied; replaces *out. */
 int kstat_get_str(const struct nlattr *a, char **out)
 {
-	int len = nla_len(a);
+	int len = kattr_len(a);
 	char *s;
 
-	if (len < 1 || !memchr(nla_data(a), '\0', len))
+	if (len < 1 || !memchr(kattr_data(a), '\0', len))
 		return -EBADMSG;
-	s = strdup(nla_data(a));
+	s = strdup(kattr_data(a));
 	if (!s)
 		return -ENOMEM;
 	free(*out);
@@ -76,7 +76,7 @@ int kstat_get_str(const struct nlattr *a, char **out)
 /* A __u32[] per-CPU array, copied; replaces *out. */
 static int get_percpu(const struct nlattr *a, uint32_t **out, uint32_t *nr)
 {
-	int len = nla_len(a);
+	int len = kattr_len(a);
 	uint32_t *arr;
 
 	if (len % sizeof(uint32_t))
@@ -84,7 +84,7 @@ static int get_percpu(const struct nlattr *a, uint32_t **out, uint32_t *nr)
 	arr = malloc(len ? len : 1);
 	if (!arr)
 		return -ENOMEM;
-	memcpy(arr, nla_data(a), len);
+	memcpy(arr, kattr_data(a), len);
 	free(*out);
 	*out = arr;
 	*nr = len / sizeof(uint32_t);
@@ -93,14 +93,14 @@ static int get_percpu(const struct nlattr *a, uint32_t **out, uint32_t *nr)
 
 static int get_bytes(const struct nlattr *a, uint8_t **out, size_t *len)
 {
-	uint8_t *p = malloc(nla_len(a) ? nla_len(a) : 1);
+	uint8_t *p = malloc(kattr_len(a) ? kattr_len(a) : 1);
 
 	if (!p)
 		return -ENOMEM;
-	memcpy(p, nla_data(a), nla_len(a));
+	memcpy(p, kattr_data(a), kattr_len(a));
 	free(*out);
 	*out = p;
-	*len = nla_len(a);
+	*len = kattr_len(a);
 	return 0;
 }
 
@@ -135,14 +135,9 @@ int kstat_attrs_tile(const struct nlattr *head, int len)
 	const struct nlattr *a;
 	int rem;
 
-	nla_for_each_attr(a, head, len, rem)
+	kattr_for_each(a, head, len, rem)
 		;
 	return rem ? -EBADMSG : 0;
-}
-
-static int nest_ok(const struct nlattr *nest)
-{
-	return kstat_attrs_tile(nla_data(nest), nla_len(nest));
 }
 
 /* The attributes after the genl header, checked to fill the message. */
@@ -159,16 +154,14 @@ static int msg_attrs(const struct nlmsghdr *nlh, struct nlattr **head, int *len)
 
 int kstat_parse_cpu_nest(const struct nlattr *nest, struct kstat_cputime *c)
 {
-	struct nlattr *a;
+	const struct nlattr *a;
 	uint32_t cpu = 0;
 	int rem, t, err = 0;
 
-	if (nest_ok(nest))
-		return -EBADMSG;
 
 	c->cpu = -1;
-	nla_for_each_nested(a, nest, rem) {
-		t = nla_type(a);
+	kattr_for_each_nested(a, nest, rem) {
+		t = kattr_type(a);
 		if (t == KSTAT_A_CPU_ID) {
 			err = kstat_get_u32(a, &cpu);
 			if (!err && cpu > INT32_MAX)
@@ -180,19 +173,20 @@ int kstat_parse_cpu_nest(const struct nlattr *nest, struct kstat_cputime *c)
 		if (err)
 			return err;
 	}
-	return 0;
+	return rem > 0 ? -EBADMSG : 0;
 }
 
 int kstat_parse_cpu_msg(const struct nlmsghdr *nlh, struct kstat_cpu_list *l)
 {
-	struct nlattr *head, *a;
+	struct nlattr *head;
+	const struct nlattr *a;
 	int len, rem, err;
 
 	err = msg_attrs(nlh, &head, &len);
 	if (err)
 		return err;
-	nla_for_each_attr(a, head, len, rem) {
-		if (nla_type(a) != KSTAT_A_CPU)
+	kattr_for_each(a, head, len, rem) {
+		if (kattr_type(a) != KSTAT_A_CPU)
 			continue;
 		err = grow((void **)&l->cpus, l->nr, sizeof(*l->cpus));
 		if (err)
@@ -244,7 +238,7 @@ static int parse_irq_attr(const struct nlattr *a, struct kstat_irq *q,
 	uint8_t level = 0;
 	int err;
 
-	switch (nla_type(a)) {
+	switch (kattr_type(a)) {
 	case KSTAT_A_IRQ_ID:
 		*seen |= 1;
 		return kstat_get_u32(a, &q->irq);
@@ -273,30 +267,27 @@ static int parse_irq_attr(const struct nlattr *a, struct kstat_irq *q,
 
 int kstat_parse_irq_nest(const struct nlattr *nest, struct kstat_irq *q)
 {
-	struct nlattr *a;
+	const struct nlattr *a;
 	int rem, err, seen = 0;
 
-	if (nest_ok(nest))
-		return -EBADMSG;
 
-	nla_for_each_nested(a, nest, rem) {
+	kattr_for_each_nested(a, nest, rem) {
 		err = parse_irq_attr(a, q, &seen);
 		if (err)
 			return err;
 	}
-	return seen == 3 ? 0 : -EBADMSG;	/* id and count are required */
+	/* id and count are required; leftover bytes are corruption */
+	return seen == 3 && rem <= 0 ? 0 : -EBADMSG;
 }
 
 int kstat_parse_arch_nest(const struct nlattr *nest, struct kstat_arch *r)
 {
-	struct nlattr *a;
+	const struct nlattr *a;
 	int rem, err = 0;
 
-	if (nest_ok(nest))
-		return -EBADMSG;
 
-	nla_for_each_nested(a, nest, rem) {
-		switch (nla_type(a)) {
+	kattr_for_each_nested(a, nest, rem) {
+		switch (kattr_type(a)) {
 		case KSTAT_A_ARCH_NAME:
 			err = kstat_get_str(a, &r->name);
 			break;
@@ -313,14 +304,14 @@ int kstat_parse_arch_nest(const struct nlattr *nest, struct kstat_arch *r)
 		if (err)
 			return err;
 	}
-	return r->name ? 0 : -EBADMSG;
+	return r->name && rem <= 0 ? 0 : -EBADMSG;
 }
 
 static int parse_irq_top(const struct nlattr *a, struct kstat_irq_list *l)
 {
 	int err;
 
-	switch (nla_type(a)) {
+	switch (kattr_type(a)) {
 	case KSTAT_A_IRQ:
 		err = grow((void **)&l->irqs, l->nr, sizeof(*l->irqs));
 		if (err)
@@ -346,13 +337,14 @@ static int parse_irq_top(const struct nlattr *a, struct kstat_irq_list *l)
 
 int kstat_parse_irq_msg(const struct nlmsghdr *nlh, struct kstat_irq_list *l)
 {
-	struct nlattr *head, *a;
+	struct nlattr *head;
+	const struct nlattr *a;
 	int len, rem, err;
 
 	err = msg_attrs(nlh, &head, &len);
 	if (err)
 		return err;
-	nla_for_each_attr(a, head, len, rem) {
+	kattr_for_each(a, head, len, rem) {
 		err = parse_irq_top(a, l);
 		if (err)
 			return err;
@@ -364,6 +356,9 @@ void kstat_irq_free(struct kstat_irq *q)
 {
 	size_t i;
 
+	/* Most IRQs in summaries own nothing: skip the calls to free(). */
+	if (!q->actions && !q->percpu && !q->chip && !q->name)
+		return;
 	for (i = 0; i < q->nr_actions; i++)
 		free(q->actions[i]);
 	free(q->actions);
@@ -405,14 +400,12 @@ void kstat_irq_list_free(struct kstat_irq_list *l)
 
 int kstat_parse_softirq_nest(const struct nlattr *nest, struct kstat_softirq *s)
 {
-	struct nlattr *a;
+	const struct nlattr *a;
 	int rem, err = 0;
 
-	if (nest_ok(nest))
-		return -EBADMSG;
 
-	nla_for_each_nested(a, nest, rem) {
-		switch (nla_type(a)) {
+	kattr_for_each_nested(a, nest, rem) {
+		switch (kattr_type(a)) {
 		case KSTAT_A_SOFTIRQ_VEC:
 			err = kstat_get_u32(a, &s->vec);
 			break;
@@ -429,22 +422,23 @@ int kstat_parse_softirq_nest(const struct nlattr *nest, struct kstat_softirq *s)
 		if (err)
 			return err;
 	}
-	return s->name ? 0 : -EBADMSG;
+	return s->name && rem <= 0 ? 0 : -EBADMSG;
 }
 
 int kstat_parse_softirq_msg(const struct nlmsghdr *nlh,
 			    struct kstat_softirq_list *l)
 {
-	struct nlattr *head, *a;
+	struct nlattr *head;
+	const struct nlattr *a;
 	int len, rem, err;
 
 	err = msg_attrs(nlh, &head, &len);
 	if (err)
 		return err;
-	nla_for_each_attr(a, head, len, rem) {
-		if (nla_type(a) == KSTAT_A_ONLINE_CPUS) {
+	kattr_for_each(a, head, len, rem) {
+		if (kattr_type(a) == KSTAT_A_ONLINE_CPUS) {
 			err = get_bytes(a, &l->online, &l->online_len);
-		} else if (nla_type(a) == KSTAT_A_SOFTIRQ) {
+		} else if (kattr_type(a) == KSTAT_A_SOFTIRQ) {
 			err = grow((void **)&l->vecs, l->nr, sizeof(*l->vecs));
 			if (!err)
 				err = kstat_parse_softirq_nest(a, &l->vecs[l->nr++]);
@@ -480,16 +474,14 @@ void kstat_softirq_list_free(struct kstat_softirq_list *l)
 
 int kstat_parse_config_nest(const struct nlattr *nest, struct kstat_config *c)
 {
-	struct nlattr *a;
+	const struct nlattr *a;
 	uint8_t percpu = 0;
 	int rem, err = 0;
 
-	if (nest_ok(nest))
-		return -EBADMSG;
 
 	memset(c, 0, sizeof(*c));
-	nla_for_each_nested(a, nest, rem) {
-		switch (nla_type(a)) {
+	kattr_for_each_nested(a, nest, rem) {
+		switch (kattr_type(a)) {
 		case KSTAT_A_CONFIG_INTERVAL_MS:
 			err = kstat_get_u32(a, &c->interval_ms);
 			break;
@@ -510,19 +502,20 @@ int kstat_parse_config_nest(const struct nlattr *nest, struct kstat_config *c)
 		if (err)
 			return err;
 	}
-	return c->interval_ms ? 0 : -EBADMSG;
+	return c->interval_ms && rem <= 0 ? 0 : -EBADMSG;
 }
 
 int kstat_parse_config_msg(const struct nlmsghdr *nlh, struct kstat_config *c)
 {
-	struct nlattr *head, *a;
+	struct nlattr *head;
+	const struct nlattr *a;
 	int len, rem, err;
 
 	err = msg_attrs(nlh, &head, &len);
 	if (err)
 		return err;
-	nla_for_each_attr(a, head, len, rem)
-		if (nla_type(a) == KSTAT_A_CONFIG)
+	kattr_for_each(a, head, len, rem)
+		if (kattr_type(a) == KSTAT_A_CONFIG)
 			return kstat_parse_config_nest(a, c);
 	return -EBADMSG;
 }
@@ -532,7 +525,7 @@ static int parse_stats_attr(const struct nlattr *a, struct kstat_stats *st)
 	uint8_t flag = 0;
 	int err;
 
-	switch (nla_type(a)) {
+	switch (kattr_type(a)) {
 	case KSTAT_A_STATS_SAMPLES:
 		return kstat_get_u64(a, &st->samples_taken);
 	case KSTAT_A_STATS_SUMMARIES:
@@ -547,6 +540,8 @@ static int parse_stats_attr(const struct nlattr *a, struct kstat_stats *st)
 		return kstat_get_u64(a, &st->build_ns_last);
 	case KSTAT_A_STATS_BUILD_NS_MAX:
 		return kstat_get_u64(a, &st->build_ns_max);
+	case KSTAT_A_STATS_BUILD_NS_TOTAL:
+		return kstat_get_u64(a, &st->build_ns_total);
 	case KSTAT_A_STATS_KEYFRAME_BYTES:
 		return kstat_get_u64(a, &st->keyframe_bytes);
 	case KSTAT_A_STATS_DELTA_BYTES:
@@ -568,16 +563,17 @@ static int parse_stats_attr(const struct nlattr *a, struct kstat_stats *st)
 
 int kstat_parse_stats_msg(const struct nlmsghdr *nlh, struct kstat_stats *st)
 {
-	struct nlattr *head, *a, *b;
+	const struct nlattr *a, *b;
+	struct nlattr *head;
 	int len, rem, rem2, err;
 
 	err = msg_attrs(nlh, &head, &len);
 	if (err)
 		return err;
-	nla_for_each_attr(a, head, len, rem) {
-		if (nla_type(a) != KSTAT_A_STATS)
+	kattr_for_each(a, head, len, rem) {
+		if (kattr_type(a) != KSTAT_A_STATS)
 			continue;
-		nla_for_each_nested(b, a, rem2) {
+		kattr_for_each_nested(b, a, rem2) {
 			err = parse_stats_attr(b, st);
 			if (err)
 				return err;

@@ -63,10 +63,16 @@ static void state_clear_irqs(struct kstat_sub *sub)
 {
 	size_t i;
 
+	/* Entries keep their zeroed metadata; only per-CPU arrays are owned. */
 	for (i = 0; i < sub->s.nr_irqs; i++) {
-		if (sub->s.irqs[i].irq < sub->nr_slots)
-			sub->slot[sub->s.irqs[i].irq] = -1;
-		kstat_irq_free(&sub->s.irqs[i]);
+		struct kstat_irq *q = &sub->s.irqs[i];
+
+		sub->slot[q->irq] = -1;	/* slots cover every IRQ we added */
+		if (q->percpu) {
+			free(q->percpu);
+			q->percpu = NULL;
+			q->nr_percpu = 0;
+		}
 	}
 	sub->s.nr_irqs = 0;
 	for (i = 0; i < sub->s.nr_arch; i++)
@@ -79,13 +85,11 @@ static void state_clear_irqs(struct kstat_sub *sub)
 	sub->s.nr_softirqs = 0;
 }
 
-static int reserve(void **arr, size_t *cap, size_t need, size_t size)
+static int reserve_slow(void **arr, size_t *cap, size_t need, size_t size)
 {
 	size_t n = *cap ? *cap : 16;
 	void *p;
 
-	if (need <= *cap)
-		return 0;
 	while (n < need)
 		n *= 2;
 	p = realloc(*arr, n * size);
@@ -95,6 +99,12 @@ static int reserve(void **arr, size_t *cap, size_t need, size_t size)
 	*arr = p;
 	*cap = n;
 	return 0;
+}
+
+/* Room for @need elements in a growing array; the common case inline. */
+static inline int reserve(void **arr, size_t *cap, size_t need, size_t size)
+{
+	return need <= *cap ? 0 : reserve_slow(arr, cap, need, size);
 }
 
 static int slot_reserve(struct kstat_sub *sub, uint32_t irq)
@@ -133,42 +143,114 @@ static int apply_cpu(struct kstat_sub *sub, const struct nlattr *a)
 	return err;
 }
 
-static int apply_irq(struct kstat_sub *sub, const struct nlattr *a, int key)
+/* Per-CPU counts into @dst, reusing its array when the size is the same. */
+static int copy_percpu(struct kstat_irq *dst, const struct nlattr *a)
 {
-	struct kstat_irq q = { 0 };
-	int err = kstat_parse_irq_nest(a, &q);
-	struct kstat_irq *dst;
+	uint32_t n = kattr_len(a) / sizeof(uint32_t);
+	uint32_t *p = dst->percpu;
 
-	if (!err)
-		err = slot_reserve(sub, q.irq);
+	if (kattr_len(a) % sizeof(uint32_t))
+		return -EBADMSG;
+	if (n != dst->nr_percpu || !p) {
+		p = realloc(p, n ? n * sizeof(*p) : 1);
+		if (!p)
+			return -ENOMEM;
+		dst->percpu = p;
+		dst->nr_percpu = n;
+	}
+	memcpy(p, kattr_data(a), n * sizeof(*p));
+	return 0;
+}
+
+/*
+ * The shape the kernel sends for an IRQ without per-CPU counts: ID (u32)
+ * then COUNT (u64), nothing else.  Recognised in a few loads; anything
+ * else takes the general walk below.
+ */
+#define IRQ_TOTALS_LEN	(NLA_HDRLEN + 4 + NLA_HDRLEN + 8)
+
+static inline int irq_totals_fast(const struct nlattr *nest, uint32_t *irq,
+				  uint64_t *count)
+{
+	const struct nlattr *id = kattr_data(nest);
+	const struct nlattr *cnt = (const void *)((const char *)id + NLA_HDRLEN + 4);
+
+	if (id->nla_len != NLA_HDRLEN + 4 || kattr_type(id) != KSTAT_A_IRQ_ID ||
+	    cnt->nla_len != NLA_HDRLEN + 8 || kattr_type(cnt) != KSTAT_A_IRQ_COUNT)
+		return 0;
+	memcpy(irq, kattr_data(id), sizeof(*irq));
+	memcpy(count, kattr_data(cnt), sizeof(*count));
+	return 1;
+}
+
+/*
+ * One IRQ of a sample: its id, its 64-bit count and maybe per-CPU counts
+ * (summaries carry no metadata).  This is the per-IRQ hot path of a
+ * keyframe, so it parses in place rather than through a struct copy.
+ */
+static int apply_irq(struct kstat_sub *sub, const struct nlattr *nest, int key)
+{
+	const struct nlattr *a, *percpu = NULL;
+	struct kstat_irq *dst;
+	uint64_t count = 0;
+	uint32_t irq = 0;
+	int rem, err, seen = 0;
+
+	if (kattr_len(nest) == IRQ_TOTALS_LEN && irq_totals_fast(nest, &irq, &count))
+		goto apply;
+	kattr_for_each_nested(a, nest, rem) {
+		switch (kattr_type(a)) {
+		case KSTAT_A_IRQ_ID:
+			if (kattr_len(a) != sizeof(irq))
+				return -EBADMSG;
+			memcpy(&irq, kattr_data(a), sizeof(irq));
+			seen |= 1;
+			break;
+		case KSTAT_A_IRQ_COUNT:
+			if (kattr_len(a) != sizeof(count))
+				return -EBADMSG;
+			memcpy(&count, kattr_data(a), sizeof(count));
+			seen |= 2;
+			break;
+		case KSTAT_A_IRQ_PERCPU:
+			percpu = a;
+			break;
+		}
+	}
+	if (seen != 3 || rem > 0)
+		return -EBADMSG;
+apply:
+	err = slot_reserve(sub, irq);
 	if (err)
-		goto fail;
-	if (sub->slot[q.irq] >= 0) {
-		dst = &sub->s.irqs[sub->slot[q.irq]];
-		kstat_irq_free(dst);
+		return err;
+
+	if (sub->slot[irq] >= 0) {
+		dst = &sub->s.irqs[sub->slot[irq]];
 	} else if (key) {
 		/* keyframes list IRQs in ascending order: append */
 		err = reserve((void **)&sub->s.irqs, &sub->cap_irqs,
-			      sub->s.nr_irqs + 1, sizeof(q));
+			      sub->s.nr_irqs + 1, sizeof(*dst));
 		if (err)
-			goto fail;
-		sub->slot[q.irq] = sub->s.nr_irqs;
+			return err;
+		sub->slot[irq] = sub->s.nr_irqs;
 		dst = &sub->s.irqs[sub->s.nr_irqs++];
 	} else {
-		err = -EBADMSG;	/* a delta may not add an IRQ */
-		goto fail;
+		return -EBADMSG;	/* a delta may not add an IRQ */
 	}
-	*dst = q;
+	dst->irq = irq;
+	dst->count = count;
+	if (percpu) {
+		err = copy_percpu(dst, percpu);
+		if (err)
+			return err;
+	}
 	err = reserve((void **)&sub->changed, &sub->cap_changed,
 		      sub->s.nr_irqs_changed + 1, sizeof(*sub->changed));
 	if (err)
 		return err;
-	sub->changed[sub->s.nr_irqs_changed++] = q.irq;
+	sub->changed[sub->s.nr_irqs_changed++] = irq;
 	sub->s.irqs_changed = sub->changed;
 	return 0;
-fail:
-	kstat_irq_free(&q);
-	return err;
 }
 
 static int apply_softirq(struct kstat_sub *sub, const struct nlattr *a)
@@ -225,7 +307,7 @@ static int apply_arch(struct kstat_sub *sub, const struct nlattr *a)
 
 static int apply_content(struct kstat_sub *sub, const struct nlattr *a, int key)
 {
-	switch (nla_type(a)) {
+	switch (kattr_type(a)) {
 	case KSTAT_A_SAMPLE_CPU:
 		sub->s.sections |= KSTAT_SECTION_CPU;
 		return apply_cpu(sub, a);
@@ -275,34 +357,26 @@ struct piece {
 	uint64_t seq, ts;
 	uint32_t gen;
 	int key;
+	int has_seq;
 };
 
-static int piece_header(const struct nlattr *nest, struct piece *p)
+/* A sample-header attribute into @p; 1 if @a is not one. */
+static int piece_header_attr(const struct nlattr *a, struct piece *p)
 {
-	struct nlattr *a;
-	int rem, err = 0, seen = 0;
-
-	memset(p, 0, sizeof(*p));
-	nla_for_each_nested(a, nest, rem) {
-		switch (nla_type(a)) {
-		case KSTAT_A_SAMPLE_SEQ:
-			err = kstat_get_u64(a, &p->seq);
-			seen |= 1;
-			break;
-		case KSTAT_A_SAMPLE_TIMESTAMP:
-			err = kstat_get_u64(a, &p->ts);
-			break;
-		case KSTAT_A_SAMPLE_GENERATION:
-			err = kstat_get_u32(a, &p->gen);
-			break;
-		case KSTAT_A_SAMPLE_KEYFRAME:
-			p->key = 1;
-			break;
-		}
-		if (err)
-			return err;
+	switch (kattr_type(a)) {
+	case KSTAT_A_SAMPLE_SEQ:
+		p->has_seq = 1;
+		return kstat_get_u64(a, &p->seq);
+	case KSTAT_A_SAMPLE_TIMESTAMP:
+		return kstat_get_u64(a, &p->ts);
+	case KSTAT_A_SAMPLE_GENERATION:
+		return kstat_get_u32(a, &p->gen);
+	case KSTAT_A_SAMPLE_KEYFRAME:
+		p->key = 1;
+		return 0;
+	default:
+		return 1;
 	}
-	return seen ? 0 : -EBADMSG;
 }
 
 static void sample_begin(struct kstat_sub *sub, const struct piece *p)
@@ -343,34 +417,64 @@ static void sample_skip(struct kstat_sub *sub, uint64_t seq)
 	sub->next_seq = seq + 1;
 }
 
-static int sample_piece(struct kstat_sub *sub, const struct nlattr *nest)
+/*
+ * Where a piece belongs: the pending sample, a new one, or nowhere (a
+ * broken batch).  Returns 1 when its content must not be applied.
+ */
+static int piece_start(struct kstat_sub *sub, const struct piece *p)
 {
-	struct piece p;
-	struct nlattr *a;
-	int rem, err;
-
-	err = kstat_attrs_tile(nla_data(nest), nla_len(nest)) ?:
-	      piece_header(nest, &p);
-	if (err)
-		return err;
-	if (sub->pending && p.seq == sub->s.seq)
-		goto apply;
+	if (sub->pending && p->seq == sub->s.seq)
+		return !sub->synced;
 	sample_finish(sub);
 	if (sub->broken) {
 		/* its first pieces may be in a part we never got */
-		if (!sub->have_seq || p.seq >= sub->next_seq)
-			sample_skip(sub, p.seq);
-		return 0;
+		if (!sub->have_seq || p->seq >= sub->next_seq)
+			sample_skip(sub, p->seq);
+		return 1;
 	}
-	sample_begin(sub, &p);
-apply:
-	if (!sub->synced)
-		return 0;	/* nothing to apply to until a keyframe */
-	nla_for_each_nested(a, nest, rem) {
+	sample_begin(sub, p);
+	return !sub->synced;
+}
+
+/*
+ * One pass over a sample piece: the header attributes come first (the
+ * UAPI says so), then the content, applied as it comes.
+ */
+static int sample_piece(struct kstat_sub *sub, const struct nlattr *nest)
+{
+	struct piece p = { 0 };
+	const struct nlattr *a;
+	int rem, err, started = 0, skip = 0;
+
+	kattr_for_each_nested(a, nest, rem) {
+		int t = kattr_type(a);
+
+		if (t <= KSTAT_A_SAMPLE_KEYFRAME) {	/* the header */
+			if (t == KSTAT_A_SAMPLE_PAD)
+				continue;
+			if (started)
+				return -EBADMSG;	/* header after content */
+			err = piece_header_attr(a, &p);
+			if (err < 0)
+				return err;
+			continue;
+		}
+		if (!started) {
+			if (!p.has_seq)
+				return -EBADMSG;
+			skip = piece_start(sub, &p);
+			started = 1;
+		}
+		if (skip)
+			continue;
 		err = apply_content(sub, a, p.key);
 		if (err)
 			return err;
 	}
+	if (rem > 0 || !p.has_seq)
+		return -EBADMSG;
+	if (!started)
+		piece_start(sub, &p);	/* a piece with a header only */
 	return 0;
 }
 
@@ -413,7 +517,8 @@ static void part_begin(struct kstat_sub *sub, uint64_t batch_seq,
 int kstat_sub_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh)
 {
 	const struct genlmsghdr *g = NLMSG_DATA(nlh);
-	struct nlattr *a, *head, *tb[KSTAT_A_MAX + 1] = { 0 };
+	const struct nlattr *a, *tb[KSTAT_A_MAX + 1] = { 0 };
+	struct nlattr *head;
 	uint64_t batch_seq = 0;
 	uint32_t part = 0, parts = 0;
 	int rem, len, err = 0;
@@ -427,9 +532,9 @@ int kstat_sub_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh)
 		err = -EBADMSG;
 		goto bad;
 	}
-	nla_for_each_attr(a, head, len, rem)
-		if (nla_type(a) <= KSTAT_A_MAX)
-			tb[nla_type(a)] = a;
+	kattr_for_each(a, head, len, rem)
+		if (kattr_type(a) <= KSTAT_A_MAX)
+			tb[kattr_type(a)] = a;
 	if (!tb[KSTAT_A_BATCH_SEQ] || !tb[KSTAT_A_PART] || !tb[KSTAT_A_PARTS] ||
 	    kstat_get_u64(tb[KSTAT_A_BATCH_SEQ], &batch_seq) ||
 	    kstat_get_u32(tb[KSTAT_A_PART], &part) ||
@@ -439,8 +544,8 @@ int kstat_sub_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh)
 	}
 
 	part_begin(sub, batch_seq, part, parts);
-	nla_for_each_attr(a, head, len, rem) {
-		if (nla_type(a) != KSTAT_A_SAMPLE)
+	kattr_for_each(a, head, len, rem) {
+		if (kattr_type(a) != KSTAT_A_SAMPLE)
 			continue;
 		err = sample_piece(sub, a);
 		if (err)

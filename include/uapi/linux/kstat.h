@@ -319,11 +319,14 @@ enum kstat_stats_attr {
 	KSTAT_A_STATS_ALLOC_FAILURES,	/* u64: batches lost to no memory */
 	KSTAT_A_STATS_LISTENING,	/* u8: the group has listeners now */
 	KSTAT_A_STATS_RUNNING,		/* u8: the producer is running */
-	KSTAT_A_STATS_BUILD_NS_LAST,	/* u64: ns to build the last sample */
+	KSTAT_A_STATS_BUILD_NS_LAST,	/* u64: ns the last sample cost, from
+					 * reading counters to multicast
+					 */
 	KSTAT_A_STATS_BUILD_NS_MAX,	/* u64: the most ns a sample took */
 	KSTAT_A_STATS_KEYFRAME_BYTES,	/* u64: size of the last full sample */
 	KSTAT_A_STATS_DELTA_BYTES,	/* u64: size of the last delta sample */
 	KSTAT_A_STATS_GENERATION,	/* u32: current generation */
+	KSTAT_A_STATS_BUILD_NS_TOTAL,	/* u64: ns of all samples together */
 
 	__KSTAT_A_STATS_MAX,
 	KSTAT_A_STATS_MAX = __KSTAT_A_STATS_MAX - 1

@@ -1,0 +1,30 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench/guest-bench.sh - run in the test guest by `make bench` (and, with
+# BENCH_SMOKE, by tests/bench-smoke.sh): kstat-bench for each synthetic
+# IRQ count, results into the writable results share.  Not a test.
+# timeout: 3000
+source tests/lib.sh
+
+out=${BENCH_OUT:-/run/kstat-results/bench}
+mkdir -p "$out"
+cpus=$(nproc)
+read -r -a counts <<<"${BENCH_IRQS:-0 1024 4096}"
+args=${BENCH_ARGS:--r 7 -n 20}
+
+for n in "${counts[@]}"; do
+	if ((n > 0)); then
+		irqsim_load irqs="$n"
+	fi
+	file=$out/irqs-$n-cpus-$cpus.txt
+	{
+		echo "config irqs $n cpus $cpus descriptors $(ls /sys/kernel/irq | wc -l)"
+		# shellcheck disable=SC2086
+		bench/kstat-bench $args
+	} >"$file" || t_fail "kstat-bench failed with $n synthetic IRQs"
+	cat "$file" >&2
+	if ((n > 0)); then
+		irqsim_unload
+	fi
+done

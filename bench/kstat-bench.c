@@ -1,0 +1,535 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kstat-bench: kstat against /proc, side by side, in one run.
+ *
+ *   kstat-bench [-r REPEATS] [-n OPS] [-s SECONDS] [-i] [METRIC...]
+ *
+ * Metrics (default: all):
+ *   cpu      per-CPU cputime: pread+parse of /proc/stat's cpu lines vs a
+ *            KSTAT_CMD_CPU_GET dump (libkstat)
+ *   irq      all IRQ totals: /proc/interrupts read+parsed, and the intr
+ *            line of /proc/stat, vs a totals-only IRQ_GET dump; also the
+ *            same dump over a raw socket that only counts the IRQs, which
+ *            splits the kernel's share from libkstat's
+ *   agent    what a monitoring agent wants each second: reading and
+ *            parsing the three procfs files vs one subscriber receiving
+ *            and applying one summary sample (thread CPU time, which
+ *            includes the reader's syscalls)
+ *   floor    an empty round trip (KSTAT_CMD_CONFIG_GET)
+ *   summary  kernel cost per summary with 1, 16 and 64 subscribers, and
+ *            bytes per sample for a keyframe and a delta
+ *   idle     samples the producer takes in SECONDS with no subscriber
+ *
+ * Every timed figure is the median over REPEATS runs of OPS operations
+ * (after a warm-up), with the standard deviation over those runs, in
+ * microseconds per operation.  Output: one line per figure,
+ *   metric NAME base MED SD kstat MED SD unit UNIT
+ * or for single values
+ *   value NAME V unit UNIT
+ * for bench/report.py to turn into a table.  Must run as root (it changes
+ * the summary interval), with the kstat module loaded.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sys/socket.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+
+#include <libkstat.h>
+
+static int repeats = 7, ops = 20, idle_secs = 10;
+static struct kstat_handle *h;
+static char *buf;
+static const size_t buf_size = 16 << 20;
+static volatile uint64_t sink;	/* keeps parsed values alive */
+
+/* ---- timing ---- */
+
+static double now_us(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+struct stat_result {
+	double med, sd;
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static struct stat_result summarize(double *v, int n)
+{
+	struct stat_result r = { 0 };
+	double mean = 0, var = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		mean += v[i] / n;
+	for (i = 0; i < n; i++)
+		var += (v[i] - mean) * (v[i] - mean) / (n > 1 ? n - 1 : 1);
+	qsort(v, n, sizeof(*v), cmp_double);
+	r.med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	r.sd = sqrt(var);
+	return r;
+}
+
+typedef void (*op_fn)(void);
+
+/* Median and stddev of the per-op time of @fn, in us. */
+static struct stat_result measure(op_fn fn, clockid_t clk)
+{
+	double v[64], t0;
+	int r, i;
+
+	fn();	/* warm-up: caches, page faults, lazy allocations */
+	fn();
+	for (r = 0; r < repeats && r < 64; r++) {
+		t0 = now_us(clk);
+		for (i = 0; i < ops; i++)
+			fn();
+		v[r] = (now_us(clk) - t0) / ops;
+	}
+	return summarize(v, r);
+}
+
+static void report(const char *name, struct stat_result base,
+		   struct stat_result k, const char *unit)
+{
+	printf("metric %s base %.3f %.3f kstat %.3f %.3f unit %s\n", name,
+	       base.med, base.sd, k.med, k.sd, unit);
+	fflush(stdout);
+}
+
+static void value(const char *name, double v, const char *unit)
+{
+	printf("value %s %.3f unit %s\n", name, v, unit);
+	fflush(stdout);
+}
+
+static void die(const char *what, int err)
+{
+	fprintf(stderr, "kstat-bench: %s: %s (%s)\n", what, strerror(-err),
+		h ? kstat_last_error(h) : "");
+	exit(1);
+}
+
+/* ---- procfs baselines: read the whole file, parse what is needed ---- */
+
+static int fd_stat, fd_interrupts, fd_softirqs;
+
+static size_t pread_all(int fd)
+{
+	size_t len = 0;
+	ssize_t n;
+
+	while ((n = pread(fd, buf + len, buf_size - 1 - len, len)) > 0)
+		len += n;
+	buf[len] = '\0';
+	return len;
+}
+
+/* Sum of every number on a line, from @p; returns the end of the line. */
+static const char *sum_line(const char *p, uint64_t *sum)
+{
+	char *end;
+
+	while (*p && *p != '\n') {
+		if (*p >= '0' && *p <= '9') {
+			*sum += strtoull(p, &end, 10);
+			p = end;
+		} else {
+			p++;
+		}
+	}
+	return *p ? p + 1 : p;
+}
+
+static void proc_stat_cpu(void)
+{
+	const char *p = buf;
+	uint64_t sum = 0;
+
+	pread_all(fd_stat);
+	while (!strncmp(p, "cpu", 3))
+		p = sum_line(p + 3, &sum);
+	sink = sum;
+}
+
+static void proc_stat_intr(void)
+{
+	const char *p;
+	uint64_t sum = 0;
+
+	pread_all(fd_stat);
+	p = strstr(buf, "\nintr ");
+	if (p)
+		sum_line(p + 6, &sum);
+	sink = sum;
+}
+
+static void proc_interrupts(void)
+{
+	const char *p = buf;
+	uint64_t sum = 0;
+
+	pread_all(fd_interrupts);
+	p = strchr(p, '\n');	/* the CPU header */
+	while (p && *++p) {
+		p = strchr(p, ':');	/* counts follow the label */
+		if (!p)
+			break;
+		p = sum_line(p + 1, &sum) - 1;
+	}
+	sink = sum;
+}
+
+static void proc_softirqs(void)
+{
+	uint64_t sum = 0;
+	const char *p;
+
+	pread_all(fd_softirqs);
+	p = strchr(buf, '\n');
+	while (p && *++p)
+		p = sum_line(strchr(p, ':') ? strchr(p, ':') + 1 : p, &sum) - 1;
+	sink = sum;
+}
+
+static void proc_agent(void)
+{
+	proc_stat_cpu();	/* cpu lines; the same read has intr, softirq */
+	proc_interrupts();
+	proc_softirqs();
+}
+
+/* ---- kstat requests ---- */
+
+static void kstat_cpu(void)
+{
+	struct kstat_cpu_list *l;
+	int err = kstat_cpu_list_get(h, &l);
+
+	if (err)
+		die("CPU dump", err);
+	sink = l->cpus[0].ns[0];
+	kstat_cpu_list_free(l);
+}
+
+static void kstat_irq_totals(void)
+{
+	struct kstat_filter f = KSTAT_FILTER_INIT;
+	struct kstat_irq_list *l;
+	int err = kstat_irq_list_get(h, &f, &l);
+
+	if (err)
+		die("IRQ dump", err);
+	sink = l->intr_sum;
+	kstat_irq_list_free(l);
+}
+
+static void kstat_floor(void)
+{
+	struct kstat_config c;
+	int err = kstat_config_get(h, &c);
+
+	if (err)
+		die("CONFIG_GET", err);
+	sink = c.interval_ms;
+}
+
+/* The same dump on a plain netlink socket: send, read, count nests. */
+static int raw_fd;
+static uint16_t raw_family;
+
+static void raw_irq_totals(void)
+{
+	struct {
+		struct nlmsghdr nlh;
+		struct genlmsghdr g;
+	} req = {
+		.nlh = { .nlmsg_len = sizeof(req), .nlmsg_type = raw_family,
+			 .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
+		.g = { .cmd = KSTAT_CMD_IRQ_GET, .version = KSTAT_FAMILY_VERSION },
+	};
+	uint64_t irqs = 0;
+	ssize_t n;
+
+	if (send(raw_fd, &req, sizeof(req), 0) < 0)
+		die("raw send", -errno);
+	for (;;) {
+		struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+
+		n = recv(raw_fd, buf, 64 * 1024, 0);
+		if (n < 0)
+			die("raw recv", -errno);
+		for (; NLMSG_OK(nlh, n); nlh = NLMSG_NEXT(nlh, n)) {
+			const struct nlattr *a;
+			int rem;
+
+			if (nlh->nlmsg_type == NLMSG_DONE) {
+				sink = irqs;
+				return;
+			}
+			if (nlh->nlmsg_type == NLMSG_ERROR)
+				die("raw dump", -EIO);
+			a = (const void *)((char *)NLMSG_DATA(nlh) + GENL_HDRLEN);
+			rem = nlh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
+			while (rem >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&
+			       a->nla_len <= rem) {
+				irqs += (a->nla_type & NLA_TYPE_MASK) == KSTAT_A_IRQ;
+				rem -= NLA_ALIGN(a->nla_len);
+				a = (const void *)((const char *)a + NLA_ALIGN(a->nla_len));
+			}
+		}
+	}
+}
+
+static void raw_open(void)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+
+	raw_family = kstat_family_id(h);
+	raw_fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	if (raw_fd < 0 || bind(raw_fd, (struct sockaddr *)&sa, sizeof(sa)))
+		die("raw socket", -errno);
+}
+
+/* ---- summaries ---- */
+
+static int samples_seen;
+
+static void on_sample(const struct kstat_sample *s, void *arg)
+{
+	(void)arg;
+	sink = s->nr_irqs + s->intr_sum;
+	samples_seen++;
+}
+
+static void on_lost(uint64_t n, enum kstat_lost_reason why, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "kstat-bench: %llu samples lost (%d)\n",
+		(unsigned long long)n, why);
+}
+
+static const struct kstat_sub_ops sub_ops = {
+	.sample = on_sample,
+	.lost = on_lost,
+};
+
+static void set_config(uint32_t interval_ms, uint32_t keyframe)
+{
+	struct kstat_config c = { .interval_ms = interval_ms,
+				  .keyframe = keyframe, .batch = 1 };
+	int err = kstat_config_set(h, &c, KSTAT_CONFIG_INTERVAL |
+				   KSTAT_CONFIG_KEYFRAME | KSTAT_CONFIG_BATCH);
+
+	if (err)
+		die("CONFIG_SET", err);
+}
+
+/* Wait for @n samples; the thread CPU time they cost, in us. */
+static double receive(struct kstat_sub *sub, int n)
+{
+	struct pollfd pfd = { .fd = kstat_sub_fd(sub), .events = POLLIN };
+	double t0 = now_us(CLOCK_THREAD_CPUTIME_ID);
+
+	samples_seen = 0;
+	while (samples_seen < n) {
+		if (poll(&pfd, 1, 5000) <= 0) {
+			fprintf(stderr, "kstat-bench: no summary for 5 s\n");
+			exit(1);
+		}
+		if (kstat_sub_dispatch(sub) < 0)
+			die("dispatch", -EIO);
+	}
+	return now_us(CLOCK_THREAD_CPUTIME_ID) - t0;
+}
+
+static void metric_agent(void)
+{
+	struct stat_result base, k;
+	struct kstat_sub *sub;
+	double v[64];
+	int r, err, per = 5;
+
+	base = measure(proc_agent, CLOCK_THREAD_CPUTIME_ID);
+	set_config(50, 10);
+	err = kstat_subscribe(h, &sub_ops, NULL, 0, &sub);
+	if (err)
+		die("subscribe", err);
+	receive(sub, 12);	/* warm-up, past the first keyframe */
+	for (r = 0; r < repeats && r < 64; r++)
+		v[r] = receive(sub, per) / per;
+	k = summarize(v, r);
+	kstat_unsubscribe(sub);
+	report("agent", base, k, "us-cpu/read");
+}
+
+static int stats(struct kstat_stats *st)
+{
+	return kstat_stats_get(h, st);
+}
+
+/* A child that subscribes and reads until killed. */
+static pid_t spawn_subscriber(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		struct kstat_handle *ch;
+		struct kstat_sub *sub;
+
+		if (kstat_open(&ch) || kstat_subscribe(ch, &sub_ops, NULL, 0, &sub))
+			_exit(1);
+		for (;;)
+			if (kstat_sub_loop(sub))
+				_exit(1);
+	}
+	return pid;
+}
+
+/* Mean ns per sample (whole tick, multicast included) with @n listeners. */
+static double summary_cost(int n, double secs)
+{
+	struct kstat_stats a, b;
+	pid_t pids[64];
+	int i;
+
+	for (i = 0; i < n; i++)
+		pids[i] = spawn_subscriber();
+	usleep(1500000);	/* all joined, producer running */
+	stats(&a);
+	usleep(secs * 1e6);
+	stats(&b);
+	for (i = 0; i < n; i++)
+		kill(pids[i], SIGKILL);
+	for (i = 0; i < n; i++)
+		waitpid(pids[i], NULL, 0);
+	if (b.samples_taken == a.samples_taken)
+		return 0;
+	return (double)(b.build_ns_total - a.build_ns_total) /
+	       (b.samples_taken - a.samples_taken);
+}
+
+static void metric_summary(void)
+{
+	static const int subs[] = { 1, 16, 64 };
+	struct kstat_stats st;
+	char name[64];
+	unsigned int i;
+
+	set_config(100, 10);
+	for (i = 0; i < 3; i++) {
+		snprintf(name, sizeof(name), "summary_cost_%d_subscribers",
+			 subs[i]);
+		value(name, summary_cost(subs[i], 4) / 1e3, "us/sample");
+	}
+	stats(&st);
+	value("summary_bytes_keyframe", st.keyframe_bytes, "bytes/sample");
+	value("summary_bytes_delta", st.delta_bytes, "bytes/sample");
+}
+
+static void metric_idle(void)
+{
+	struct kstat_stats a, b;
+
+	set_config(100, 10);
+	usleep(1500000);	/* a running producer notices it is alone */
+	stats(&a);
+	sleep(idle_secs);
+	stats(&b);
+	value("idle_samples", b.samples_taken - a.samples_taken, "samples");
+}
+
+static int wanted(int argc, char **argv, const char *m)
+{
+	int i;
+
+	if (argc == 0)
+		return 1;
+	for (i = 0; i < argc; i++)
+		if (!strcmp(argv[i], m))
+			return 1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct stat_result floor_;
+	int c, err;
+
+	while ((c = getopt(argc, argv, "r:n:s:")) != -1) {
+		switch (c) {
+		case 'r': repeats = atoi(optarg); break;
+		case 'n': ops = atoi(optarg); break;
+		case 's': idle_secs = atoi(optarg); break;
+		default:
+			fprintf(stderr, "usage: kstat-bench [-r REPEATS] [-n OPS] [-s SECONDS] [METRIC...]\n");
+			return 2;
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (repeats < 1 || repeats > 64 || ops < 1) {
+		fprintf(stderr, "kstat-bench: -r takes 1..64, -n at least 1\n");
+		return 2;
+	}
+	buf = malloc(buf_size);
+	fd_stat = open("/proc/stat", O_RDONLY);
+	fd_interrupts = open("/proc/interrupts", O_RDONLY);
+	fd_softirqs = open("/proc/softirqs", O_RDONLY);
+	if (!buf || fd_stat < 0 || fd_interrupts < 0 || fd_softirqs < 0) {
+		perror("kstat-bench: /proc");
+		return 1;
+	}
+	err = kstat_open(&h);
+	if (err)
+		die("kstat_open", err);
+	signal(SIGPIPE, SIG_IGN);
+
+	floor_ = measure(kstat_floor, CLOCK_MONOTONIC);
+	if (wanted(argc, argv, "floor"))
+		report("floor", floor_, floor_, "us/op");
+	if (wanted(argc, argv, "cpu"))
+		report("cpu", measure(proc_stat_cpu, CLOCK_MONOTONIC),
+		       measure(kstat_cpu, CLOCK_MONOTONIC), "us/read");
+	if (wanted(argc, argv, "irq")) {
+		struct stat_result k = measure(kstat_irq_totals, CLOCK_MONOTONIC);
+
+		report("irq_vs_interrupts", measure(proc_interrupts, CLOCK_MONOTONIC),
+		       k, "us/read");
+		report("irq_vs_stat_intr", measure(proc_stat_intr, CLOCK_MONOTONIC),
+		       k, "us/read");
+		raw_open();
+		report("irq_libkstat_vs_raw", k, measure(raw_irq_totals, CLOCK_MONOTONIC),
+		       "us/read");
+	}
+	if (wanted(argc, argv, "agent"))
+		metric_agent();
+	if (wanted(argc, argv, "summary"))
+		metric_summary();
+	if (wanted(argc, argv, "idle"))
+		metric_idle();
+	set_config(1000, 10);
+	kstat_close(h);
+	return 0;
+}

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn kstat-bench results into an LKP-style comparison table.
+
+usage: report.py RESULTS_DIR PARSE_COST_FILE COMMAND > table
+
+RESULTS_DIR holds irqs-N-cpus-M.txt files from bench/guest-bench.sh;
+PARSE_COST_FILE the output of bench/parse-cost.sh.  For every metric: the
+/proc baseline median +- stddev (as % of the median), the %change, and
+kstat's median +- stddev, as in the kernel test robot's reports.
+"""
+import datetime
+import glob
+import os
+import re
+import sys
+
+GOALS = [
+    ("cpu at 4096 IRQs: kstat >= 20x cheaper than /proc/stat", "cpu", 4096, "ratio", 20),
+    ("irq at 4096 IRQs: >= 10x cheaper than /proc/interrupts", "irq_vs_interrupts", 4096, "ratio", 10),
+    ("agent: >= 20x cheaper than reading the three files", "agent", None, "ratio", 20),
+    ("cpu: within 3x of the floor", "cpu", None, "floor", 3),
+]
+
+
+def load(path):
+    cfg, metrics, values = {}, {}, {}
+    for line in open(path):
+        f = line.split()
+        if not f:
+            continue
+        if f[0] == "config":
+            cfg = {"irqs": int(f[2]), "cpus": int(f[4]), "descs": int(f[6])}
+        elif f[0] == "metric":
+            metrics[f[1]] = (float(f[3]), float(f[4]), float(f[6]), float(f[7]), f[9])
+        elif f[0] == "value":
+            values[f[1]] = (float(f[2]), f[4])
+    return cfg, metrics, values
+
+
+def pct(sd, med):
+    return f"{100 * sd / med:3.0f}%" if med else "  - "
+
+
+def row(base, bsd, new, nsd, label):
+    change = 100 * (new - base) / base if base else 0
+    return (f"{base:12.1f} ±{pct(bsd, base)} {change:+9.1f}% "
+            f"{new:12.1f} ±{pct(nsd, new)}  {label}")
+
+
+def main():
+    if len(sys.argv) != 4:
+        print(__doc__, file=sys.stderr)
+        return 2
+    runs = sorted((load(p) for p in glob.glob(os.path.join(sys.argv[1], "irqs-*-cpus-*.txt"))),
+                  key=lambda r: (r[0]["cpus"], r[0]["irqs"]))
+    if not runs:
+        print("report.py: no results", file=sys.stderr)
+        return 1
+    parse = {}
+    for line in open(sys.argv[2]):
+        f = line.split()
+        if f and f[0] == "value":
+            parse[f[1]] = (float(f[2]), f[4])
+
+    out = []
+    out.append(f"Command: `{sys.argv[3]}`  ")
+    out.append(f"Date: {datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC  ")
+    out.append("Guest: Debian 6.1 kernel under QEMU TCG on a 2-core host; "
+               "synthetic IRQs from tests/irqsim.  Medians of 7 runs after warm-up; "
+               "± is the standard deviation in % of the median.\n")
+    out.append("## /proc against kstat\n")
+    out.append("```")
+    out.append(f"{'/proc':>12} {'±sd':>4} {'%change':>10} {'kstat':>12} {'±sd':>4}  metric")
+    for cfg, m, v in runs:
+        tag = f"cpus={cfg['cpus']} irqs={cfg['irqs']} (descriptors {cfg['descs']})"
+        out.append(f"# {tag}")
+        floor = m["floor"][0] if "floor" in m else None
+        for name in ("cpu", "irq_vs_interrupts", "irq_vs_stat_intr", "irq_libkstat_vs_raw", "agent"):
+            if name in m:
+                b, bsd, k, ksd, unit = m[name]
+                out.append(row(b, bsd, k, ksd, f"{name}.{unit}"))
+        if floor:
+            out.append(f"{'':12} {'':4} {'':10} {floor:12.1f} ±{pct(m['floor'][3], floor)}  floor.us/op (CONFIG_GET)")
+            for name in ("cpu", "irq_vs_interrupts"):
+                if name in m:
+                    out.append(f"{'':12} {'':4} {'':10} {m[name][2] / floor:12.2f}       {name}.kstat_in_floors")
+        for name, (val, unit) in sorted(v.items()):
+            out.append(f"{'':12} {'':4} {'':10} {val:12.1f}       {name}.{unit}")
+    out.append("```\n")
+
+    out.append("## Library parse cost (host, valgrind --tool=callgrind, tests/fixtures/summary.nl)\n")
+    out.append("```")
+    for name, (val, unit) in parse.items():
+        out.append(f"{val:12.1f}  {name}.{unit}")
+    out.append("```\n")
+
+    out.append("## Goals\n")
+    out.append("| goal | measured | met |")
+    out.append("|---|---|---|")
+    for text, metric, irqs, kind, goal in GOALS:
+        for cfg, m, _ in runs:
+            if metric not in m or (irqs is not None and cfg["irqs"] != irqs):
+                continue
+            b, _, k, _, _ = m[metric]
+            if kind == "ratio":
+                meas, ok = b / k if k else 0, (b / k if k else 0) >= goal
+                txt = f"{meas:.1f}x cheaper"
+            else:
+                fl = m["floor"][2]
+                meas, ok = k / fl, k / fl <= goal
+                txt = f"{meas:.2f}x the floor"
+            out.append(f"| {text} (cpus={cfg['cpus']}, irqs={cfg['irqs']}) | {txt} | {'yes' if ok else 'no'} |")
+    for cfg, _, v in runs:
+        if "summary_cost_1_subscribers" in v and "summary_cost_64_subscribers" in v:
+            one, many = v["summary_cost_1_subscribers"][0], v["summary_cost_64_subscribers"][0]
+            r = many / one if one else 0
+            out.append(f"| summary: 64 subscribers <= 1.5x the cost of 1 (cpus={cfg['cpus']}, irqs={cfg['irqs']}) | {r:.2f}x | {'yes' if r <= 1.5 else 'no'} |")
+        if cfg["irqs"] == 4096 and "summary_bytes_keyframe" in v:
+            kf, d = v["summary_bytes_keyframe"][0], v["summary_bytes_delta"][0]
+            r = 100 * d / kf if kf else 0
+            out.append(f"| summary: delta <= 2% of keyframe (cpus={cfg['cpus']}) | {r:.2f}% ({d:.0f} of {kf:.0f} bytes) | {'yes' if r <= 2 else 'no'} |")
+        if "idle_samples" in v:
+            n = v["idle_samples"][0]
+            out.append(f"| idle: exactly 0 samples in 10 s (cpus={cfg['cpus']}, irqs={cfg['irqs']}) | {n:.0f} | {'yes' if n == 0 else 'no'} |")
+    if "parse_keyframe_instr_per_irq" in parse:
+        n = parse["parse_keyframe_instr_per_irq"][0]
+        out.append(f"| parse: <= 100 instructions per IRQ (keyframe) | {n:.1f} | {'yes' if n <= 100 else 'no'} |")
+    print("\n".join(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

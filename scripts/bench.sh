@@ -1,0 +1,30 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/bench.sh - what `make bench` runs: bench/guest-bench.sh in a
+# 2-CPU and an 8-CPU guest, bench/parse-cost.sh on the host, then
+# bench/report.py into docs/performance.md.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+res=build/bench
+rm -rf "$res" build/vm/results/bench
+mkdir -p "$res"
+for smp in ${BENCH_SMP:-2 8}; do
+	SMP=$smp tests/vm/run-guest.sh bench/guest-bench.sh
+	cp build/vm/results/bench/*.txt "$res/"
+done
+bench/parse-cost.sh >"$res/parse-cost.txt"
+{
+	echo "# kstat performance"
+	echo
+	echo "Reproduce with \`make bench\` (about half an hour: two guest boots under TCG)."
+	echo "Every figure is a ratio measured in one guest run, kstat against /proc;"
+	echo "absolute times are TCG's and only mean something side by side."
+	echo
+	bench/report.py "$res" "$res/parse-cost.txt" "make bench"
+	if [[ -f docs/performance-analysis.md ]]; then
+		echo
+		cat docs/performance-analysis.md
+	fi
+} >docs/performance.md
+cat docs/performance.md
