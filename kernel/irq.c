@@ -109,6 +109,7 @@ int kstat_irq_snapshot(unsigned int irq, const struct kstat_sel *sel,
 
 	rcu_read_lock();
 	desc = kstat_irq_to_desc(irq);
+	snap->id = (unsigned long)desc;
 	if (!desc) {
 		ret = -ENOENT;
 		goto out;
@@ -124,12 +125,16 @@ out:
 	return ret;
 }
 
+/* Mix one IRQ number and its descriptor's identity (0: none) into @hash. */
+u32 kstat_irq_fingerprint_mix(u32 hash, unsigned int irq, unsigned long id)
+{
+	return jhash_3words(irq, (u32)id, (u32)(id >> 16 >> 16), hash);
+}
+
 static u32 kstat_fingerprint_one(u32 hash, unsigned int irq)
 {
-	struct irq_desc *desc = kstat_irq_to_desc(irq);
-	unsigned long ptr = (unsigned long)desc;
-
-	return jhash_3words(irq, (u32)ptr, (u32)(ptr >> 16 >> 16), hash);
+	return kstat_irq_fingerprint_mix(hash, irq,
+					 (unsigned long)kstat_irq_to_desc(irq));
 }
 
 /*
@@ -153,7 +158,7 @@ u32 kstat_irq_set_fingerprint(const u32 *list, unsigned int nr,
 			hash = kstat_fingerprint_one(hash, i);
 	}
 	rcu_read_unlock();
-	return hash | 1;	/* 0 means "no check" to nl_dump_check_consistent */
+	return hash;
 }
 
 /*

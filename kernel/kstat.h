@@ -51,6 +51,7 @@ void kstat_cputime_read_total(struct kstat_cputime *ct);
 #define KSTAT_ACTIONS_MAX	512
 
 struct kstat_irq_snap {
+	unsigned long id;	/* the descriptor's identity, 0 if none */
 	u32 irq;
 	u64 count;		/* as kstat_irqs(); summaries extend it */
 	u32 *percpu;		/* kstat_sel_nr_cpus() slots, caller-owned */
@@ -66,6 +67,7 @@ struct kstat_irq_snap {
 
 int kstat_irq_snapshot(unsigned int irq, const struct kstat_sel *sel,
 		       struct kstat_irq_snap *snap);
+u32 kstat_irq_fingerprint_mix(u32 hash, unsigned int irq, unsigned long id);
 u32 kstat_irq_set_fingerprint(const u32 *list, unsigned int nr,
 			      unsigned int first, unsigned int last);
 u64 kstat_intr_sum(void);

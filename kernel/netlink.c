@@ -156,6 +156,30 @@ cancel:
 	return -EMSGSIZE;
 }
 
+/*
+ * The common case of an IRQ dump, totals only: one tailroom check and
+ * three headers written in place, instead of a nest and two puts each
+ * checking for room.  Where u64 attributes need padding, the general
+ * path does it.
+ */
+static int kstat_irq_fill_totals(struct sk_buff *skb, u32 irq, u64 count)
+{
+	const int size = nla_total_size(0) + nla_total_size(sizeof(u32)) +
+			 nla_total_size(sizeof(u64));
+	struct nlattr *nest;
+
+	if (nla_need_padding_for_64bit(skb))
+		return 1;
+	if (skb_tailroom(skb) < size)
+		return -EMSGSIZE;
+	nest = skb_put(skb, NLA_HDRLEN);
+	nest->nla_type = KSTAT_A_IRQ | NLA_F_NESTED;
+	__nla_put(skb, KSTAT_A_IRQ_ID, sizeof(irq), &irq);
+	__nla_put(skb, KSTAT_A_IRQ_COUNT, sizeof(count), &count);
+	nest->nla_len = skb_tail_pointer(skb) - (unsigned char *)nest;
+	return 0;
+}
+
 /* Reserve a per-CPU array and let @read fill it straight into the skb. */
 static int kstat_percpu_fill(struct sk_buff *skb, int type,
 			     const struct kstat_sel *sel,
@@ -325,9 +349,11 @@ static int kstat_dump_msg_open(struct sk_buff *skb, struct netlink_callback *cb,
  * End a dumpit call.  -EMSGSIZE with something in the skb means "full,
  * resume in the next one"; with nothing in it, one object is larger than a
  * dump skb, which the caller must be told rather than see a short dump.
+ * When the dump is @complete, return 0 even with data in the skb: netlink
+ * then appends NLMSG_DONE to this skb, which saves the reader a round trip.
  */
 static int kstat_dump_msg_close(struct sk_buff *skb, struct kstat_dump_msg *m,
-				int err)
+				int err, bool complete)
 {
 	if (m->hdr) {
 		if (m->objs)
@@ -337,7 +363,9 @@ static int kstat_dump_msg_close(struct sk_buff *skb, struct kstat_dump_msg *m,
 	}
 	if (err == -EMSGSIZE && skb->len)
 		return skb->len;
-	return err ?: skb->len;
+	if (err || complete)
+		return err;
+	return skb->len;
 }
 
 /* ---- KSTAT_CMD_CPU_GET --------------------------------------------------- */
@@ -416,7 +444,7 @@ static int kstat_nl_cpu_get_dumpit(struct sk_buff *skb,
 		m.objs++;
 	}
 	cb->args[0] = cpu;
-	return kstat_dump_msg_close(skb, &m, err);
+	return kstat_dump_msg_close(skb, &m, err, cpu >= nr_cpu_ids);
 }
 
 /* ---- KSTAT_CMD_IRQ_GET --------------------------------------------------- */
@@ -505,6 +533,7 @@ struct kstat_irq_dump {
 	u32 first, last;	/* the range, when there is no list */
 	u64 pos;		/* next list index, or offset into the range */
 	u32 arch_pos;
+	u32 visited;		/* fingerprint of the descriptors dumped */
 	enum kstat_irq_dump_phase phase;
 	struct kstat_irq_snap *snap;
 };
@@ -595,6 +624,18 @@ static bool kstat_irq_dump_next(const struct kstat_irq_dump *d, u32 *irq)
 	return true;
 }
 
+/* One IRQ of a dump: the fast path when only totals are wanted. */
+static int kstat_irq_dump_fill(struct sk_buff *skb, struct kstat_irq_dump *d)
+{
+	int err = 1;
+
+	if (!d->sel.flags)
+		err = kstat_irq_fill_totals(skb, d->snap->irq, d->snap->count);
+	if (err > 0)	/* not for this skb: the general path */
+		err = kstat_irq_fill(skb, KSTAT_A_IRQ, d->snap, &d->sel);
+	return err;
+}
+
 static int kstat_irq_dump_irqs(struct sk_buff *skb, struct netlink_callback *cb,
 			       struct kstat_irq_dump *d, struct kstat_dump_msg *m)
 {
@@ -602,13 +643,16 @@ static int kstat_irq_dump_irqs(struct sk_buff *skb, struct netlink_callback *cb,
 	u32 irq;
 
 	for (; kstat_irq_dump_next(d, &irq); d->pos++) {
-		if (kstat_irq_snapshot(irq, &d->sel, d->snap))
-			continue;	/* no descriptor: not in the set */
-		err = kstat_dump_msg_open(skb, cb, m) ?:
-		      kstat_irq_fill(skb, KSTAT_A_IRQ, d->snap, &d->sel);
-		if (err)
-			return err;
-		m->objs++;
+		/* no descriptor: not in the set, but part of the fingerprint */
+		if (!kstat_irq_snapshot(irq, &d->sel, d->snap)) {
+			err = kstat_dump_msg_open(skb, cb, m) ?:
+			      kstat_irq_dump_fill(skb, d);
+			if (err)
+				return err;	/* resumes with this IRQ */
+			m->objs++;
+		}
+		d->visited = kstat_irq_fingerprint_mix(d->visited, irq,
+						       d->snap->id);
 	}
 	d->phase = (d->sel.flags & KSTAT_F_ARCH) ? KSTAT_DUMP_ARCH :
 						  KSTAT_DUMP_TRAILER;
@@ -665,9 +709,7 @@ static int kstat_nl_irq_get_dumpit(struct sk_buff *skb,
 		err = kstat_irq_dump_prepare(d, cb);
 		if (err)
 			return err;
-		/* The selected IRQ set as the dump starts ... */
-		cb->seq = kstat_irq_set_fingerprint(d->list, d->nr_list,
-						    d->first, d->last);
+		cb->seq = 1;	/* messages are consistent until shown not */
 	}
 
 	if (d->phase == KSTAT_DUMP_IRQS)
@@ -675,22 +717,23 @@ static int kstat_nl_irq_get_dumpit(struct sk_buff *skb,
 	if (!err && d->phase == KSTAT_DUMP_ARCH)
 		err = kstat_irq_dump_arch(skb, cb, d, &m);
 	/*
-	 * ... and as it ends: if it changed in between, the trailer message
-	 * carries NLM_F_DUMP_INTR and the reader starts again.  Two scans
-	 * per dump, however many messages it takes.
+	 * Did the descriptors change while we dumped them?  What we saw,
+	 * IRQ by IRQ, against a scan of the selection now: if they differ,
+	 * the trailer carries NLM_F_DUMP_INTR and the reader starts again.
+	 * One extra scan per dump, however many messages it takes.
 	 */
 	if (!err && d->phase == KSTAT_DUMP_TRAILER) {
 		if (m.hdr) {	/* the trailer gets a message of its own */
-			kstat_dump_msg_close(skb, &m, 0);
+			kstat_dump_msg_close(skb, &m, 0, false);
 			m.hdr = NULL;
 		}
-		cb->seq = kstat_irq_set_fingerprint(d->list, d->nr_list,
-						    d->first, d->last);
+		cb->seq = d->visited == kstat_irq_set_fingerprint(d->list,
+				d->nr_list, d->first, d->last) ? 1 : 2;
 		err = kstat_irq_dump_trailer(skb, cb, &m);
 		if (!err)
 			d->phase = KSTAT_DUMP_DONE;
 	}
-	return kstat_dump_msg_close(skb, &m, err);
+	return kstat_dump_msg_close(skb, &m, err, d->phase == KSTAT_DUMP_DONE);
 }
 
 /* ---- KSTAT_CMD_SOFTIRQ_GET ----------------------------------------------- */

@@ -3,6 +3,8 @@
 #ifndef LIBKSTAT_INTERNAL_H
 #define LIBKSTAT_INTERNAL_H
 
+#include <string.h>
+
 #include "libkstat.h"
 
 /* Free what a list holds and zero it, keeping the list itself. */
@@ -45,6 +47,27 @@ static inline int kattr_len(const struct nlattr *a)
 static inline const void *kattr_data(const struct nlattr *a)
 {
 	return (const char *)a + NLA_HDRLEN;
+}
+
+/*
+ * The shape the kernel sends for an IRQ without per-CPU counts: ID (u32)
+ * then COUNT (u64), nothing else.  Recognised in a few loads; anything
+ * else takes the general walk below.
+ */
+#define IRQ_TOTALS_LEN	(NLA_HDRLEN + 4 + NLA_HDRLEN + 8)
+
+static inline int irq_totals_fast(const struct nlattr *nest, uint32_t *irq,
+				  uint64_t *count)
+{
+	const struct nlattr *id = kattr_data(nest);
+	const struct nlattr *cnt = (const void *)((const char *)id + NLA_HDRLEN + 4);
+
+	if (id->nla_len != NLA_HDRLEN + 4 || kattr_type(id) != KSTAT_A_IRQ_ID ||
+	    cnt->nla_len != NLA_HDRLEN + 8 || kattr_type(cnt) != KSTAT_A_IRQ_COUNT)
+		return 0;
+	memcpy(irq, kattr_data(id), sizeof(*irq));
+	memcpy(count, kattr_data(cnt), sizeof(*count));
+	return 1;
 }
 
 #define kattr_for_each(pos, head, len, rem)				\

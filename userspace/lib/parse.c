@@ -309,6 +309,7 @@ int kstat_parse_arch_nest(const struct nlattr *nest, struct kstat_arch *r)
 
 static int parse_irq_top(const struct nlattr *a, struct kstat_irq_list *l)
 {
+	struct kstat_irq *q;
 	int err;
 
 	switch (kattr_type(a)) {
@@ -316,8 +317,11 @@ static int parse_irq_top(const struct nlattr *a, struct kstat_irq_list *l)
 		err = grow((void **)&l->irqs, l->nr, sizeof(*l->irqs));
 		if (err)
 			return err;
-		/* counted before parsing so that clear() frees a partial one */
-		return kstat_parse_irq_nest(a, &l->irqs[l->nr++]);
+		q = &l->irqs[l->nr++];	/* counted first: clear() frees it */
+		if (kattr_len(a) == IRQ_TOTALS_LEN &&
+		    irq_totals_fast(a, &q->irq, &q->count))
+			return 0;
+		return kstat_parse_irq_nest(a, q);
 	case KSTAT_A_ARCH:
 		err = grow((void **)&l->arch, l->nr_arch, sizeof(*l->arch));
 		if (err)
