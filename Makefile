@@ -50,7 +50,7 @@ deps:
 
 # Benchmarks: kstat against /proc in the guest (2 and 8 CPUs, 0/1024/4096
 # synthetic IRQs) and the library's parse cost on the host; the table goes
-# to stdout and docs/performance.md.  Takes about half an hour under TCG.
+# to stdout and docs/performance.md.  About 5 minutes on a 2-core machine.
 bench: deps
 	$(MAKE) all
 	scripts/bench.sh
