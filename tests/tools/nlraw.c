@@ -52,17 +52,13 @@ static int ctrl_cb(const struct nlmsghdr *nlh, void *data)
 	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), ctrl_attr_cb, data);
 }
 
-static int open_family(void)
+/* Ask the controller about the kstat family; @cb reads the reply. */
+static int ctrl_getfamily(mnl_cb_t cb, void *data)
 {
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
 	struct genlmsghdr *g;
-	int one = 1, n;
+	int n;
 
-	nl = mnl_socket_open(NETLINK_GENERIC);
-	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0)
-		return -1;
-	mnl_socket_setsockopt(nl, NETLINK_EXT_ACK, &one, sizeof(one));
-	mnl_socket_setsockopt(nl, NETLINK_CAP_ACK, &one, sizeof(one));
 	nlh->nlmsg_type = GENL_ID_CTRL;
 	nlh->nlmsg_flags = NLM_F_REQUEST;
 	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
@@ -72,9 +68,19 @@ static int open_family(void)
 	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
 		return -1;
 	n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-	if (n < 0 || mnl_cb_run(buf, n, 0, 0, ctrl_cb, &family) < 0 || !family)
+	return n < 0 || mnl_cb_run(buf, n, 0, 0, cb, data) < 0 ? -1 : 0;
+}
+
+static int open_family(void)
+{
+	int one = 1;
+
+	nl = mnl_socket_open(NETLINK_GENERIC);
+	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0)
 		return -1;
-	return 0;
+	mnl_socket_setsockopt(nl, NETLINK_EXT_ACK, &one, sizeof(one));
+	mnl_socket_setsockopt(nl, NETLINK_CAP_ACK, &one, sizeof(one));
+	return ctrl_getfamily(ctrl_cb, &family) || !family ? -1 : 0;
 }
 
 /* The errno and extack message of the first error/ACK for our request. */
@@ -469,23 +475,7 @@ static int grp_msg_cb(const struct nlmsghdr *nlh, void *data)
 
 static int resolve_summary_group(uint32_t *grp)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct genlmsghdr *g;
-	int n;
-
-	nlh->nlmsg_type = GENL_ID_CTRL;
-	nlh->nlmsg_flags = NLM_F_REQUEST;
-	nlh->nlmsg_seq = 8;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = CTRL_CMD_GETFAMILY;
-	g->version = 1;
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, KSTAT_FAMILY_NAME);
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
-		return -1;
-	n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-	if (n < 0 || mnl_cb_run(buf, n, 0, 0, grp_msg_cb, grp) < 0)
-		return -1;
-	return *grp ? 0 : -1;
+	return ctrl_getfamily(grp_msg_cb, grp) || !*grp ? -1 : 0;
 }
 
 struct part_info {

@@ -4,6 +4,8 @@
  * own telemetry.
  */
 #include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "json_print.h"
@@ -181,10 +183,24 @@ static const char stats_usage[] =
 	"build_ns_total,\n"
 	"keyframe_bytes, delta_bytes, generation, listening, running.\n";
 
+/* The u64 counters of struct kstat_stats, in print order. */
+#define STAT(f) { #f, offsetof(struct kstat_stats, f) }
+static const struct {
+	const char *key;
+	size_t off;
+} counters[] = {
+	STAT(samples_taken), STAT(summaries_sent), STAT(messages_sent),
+	STAT(delivery_failures), STAT(alloc_failures), STAT(build_ns_last),
+	STAT(build_ns_max), STAT(build_ns_total), STAT(keyframe_bytes),
+	STAT(delta_bytes),
+};
+
 static int stats_show(int argc, char **argv)
 {
 	struct kstat_handle *h;
 	struct kstat_stats s;
+	char fmt[64];
+	size_t i;
 
 	if (argc)
 		return usage_err("stats", "unexpected argument \"%s\"", argv[0]);
@@ -195,26 +211,11 @@ static int stats_show(int argc, char **argv)
 		return kernel_err("cannot read the summary statistics");
 
 	open_json_object(NULL);
-	print_u64(PRINT_ANY, "samples_taken", "samples_taken %" PRIu64 "\n",
-		  s.samples_taken);
-	print_u64(PRINT_ANY, "summaries_sent", "summaries_sent %" PRIu64 "\n",
-		  s.summaries_sent);
-	print_u64(PRINT_ANY, "messages_sent", "messages_sent %" PRIu64 "\n",
-		  s.messages_sent);
-	print_u64(PRINT_ANY, "delivery_failures", "delivery_failures %" PRIu64 "\n",
-		  s.delivery_failures);
-	print_u64(PRINT_ANY, "alloc_failures", "alloc_failures %" PRIu64 "\n",
-		  s.alloc_failures);
-	print_u64(PRINT_ANY, "build_ns_last", "build_ns_last %" PRIu64 "\n",
-		  s.build_ns_last);
-	print_u64(PRINT_ANY, "build_ns_max", "build_ns_max %" PRIu64 "\n",
-		  s.build_ns_max);
-	print_u64(PRINT_ANY, "build_ns_total", "build_ns_total %" PRIu64 "\n",
-		  s.build_ns_total);
-	print_u64(PRINT_ANY, "keyframe_bytes", "keyframe_bytes %" PRIu64 "\n",
-		  s.keyframe_bytes);
-	print_u64(PRINT_ANY, "delta_bytes", "delta_bytes %" PRIu64 "\n",
-		  s.delta_bytes);
+	for (i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
+		snprintf(fmt, sizeof(fmt), "%s %%" PRIu64 "\n", counters[i].key);
+		print_u64(PRINT_ANY, counters[i].key, fmt,
+			  *(const uint64_t *)((const char *)&s + counters[i].off));
+	}
 	print_uint(PRINT_ANY, "generation", "generation %u\n", s.generation);
 	print_bool(PRINT_ANY, "listening", "listening %s\n", s.listening);
 	print_bool(PRINT_ANY, "running", "running %s", s.running);
