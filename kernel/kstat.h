@@ -143,7 +143,7 @@ int kstat_cpu_fill(struct sk_buff *skb, int type, int cpu,
 int kstat_irq_fill(struct sk_buff *skb, int type,
 		   const struct kstat_irq_snap *snap, const struct kstat_sel *sel);
 int kstat_softirq_fill(struct sk_buff *skb, int type, unsigned int vec,
-		       const struct kstat_sel *sel);
+		       u64 total, const struct kstat_sel *sel);
 int kstat_config_fill(struct sk_buff *skb, int type,
 		      const struct kstat_config *cfg);
 struct sk_buff *kstat_summary_msg_new(size_t size, void **hdr);

@@ -215,8 +215,9 @@ static size_t kstat_softirq_size(unsigned int vec, const struct kstat_sel *sel)
 	return size;
 }
 
+/* @total: the vector's count over all CPUs, which the caller has read. */
 int kstat_softirq_fill(struct sk_buff *skb, int type, unsigned int vec,
-		       const struct kstat_sel *sel)
+		       u64 total, const struct kstat_sel *sel)
 {
 	struct nlattr *nest;
 
@@ -225,8 +226,8 @@ int kstat_softirq_fill(struct sk_buff *skb, int type, unsigned int vec,
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, KSTAT_A_SOFTIRQ_VEC, vec) ||
 	    nla_put_string(skb, KSTAT_A_SOFTIRQ_NAME, kstat_softirq_name(vec)) ||
-	    nla_put_u64_64bit(skb, KSTAT_A_SOFTIRQ_COUNT,
-			      kstat_softirq_total(vec), KSTAT_A_SOFTIRQ_PAD))
+	    nla_put_u64_64bit(skb, KSTAT_A_SOFTIRQ_COUNT, total,
+			      KSTAT_A_SOFTIRQ_PAD))
 		goto cancel;
 	if ((sel->flags & KSTAT_F_PERCPU) &&
 	    kstat_percpu_fill(skb, KSTAT_A_SOFTIRQ_PERCPU, sel,
@@ -764,7 +765,8 @@ static int kstat_nl_softirq_get_doit(struct sk_buff *skb,
 	if (!msg)
 		return -ENOMEM;
 	for (vec = 0; vec < NR_SOFTIRQS && !err; vec++)
-		err = kstat_softirq_fill(msg, KSTAT_A_SOFTIRQ, vec, &sel);
+		err = kstat_softirq_fill(msg, KSTAT_A_SOFTIRQ, vec,
+					 kstat_softirq_total(vec), &sel);
 	if (!err)
 		err = kstat_online_fill(msg);
 	return kstat_reply_send(msg, hdr, info, err);

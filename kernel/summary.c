@@ -322,7 +322,9 @@ static int kstat_put_softirq(struct kstat_producer *p, unsigned int vec)
 {
 	const struct kstat_sel sel = { };
 
-	return kstat_softirq_fill(p->skb, KSTAT_A_SAMPLE_SOFTIRQ, vec, &sel);
+	/* the total read by kstat_sample_collect(), not read again */
+	return kstat_softirq_fill(p->skb, KSTAT_A_SAMPLE_SOFTIRQ, vec,
+				  p->softirq_now[vec], &sel);
 }
 
 static int kstat_put_irq(struct kstat_producer *p, unsigned int irq)
