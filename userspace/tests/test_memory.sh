@@ -9,12 +9,20 @@ build=$(mktemp -d)
 trap 'rm -rf "$build"' EXIT
 failed=0
 
-# A private copy of the sources, so the normal build is left alone.
-cp -r lib tests Makefile "$build/"
+# A private copy of the sources only (no objects from the normal build,
+# which make would take as up to date), so that build is left alone.
+mkdir -p "$build/lib" "$build/tests"
+cp lib/*.c lib/*.h lib/*.map "$build/lib/"
+cp tests/*.c tests/*.h "$build/tests/"
+cp Makefile "$build/"
 if make -s -C "$build" tests UAPI_DIR="$PWD/../include/uapi" \
 	EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -O1" \
 	EXTRA_LDFLAGS="-fsanitize=address,undefined" >"$build/log" 2>&1; then
 	echo "ok - unit tests build with ASan and UBSan"
+	if ! nm "$build/tests/test_parse" | grep -q __asan_init; then
+		echo "not ok - the sanitized build has no ASan runtime"
+		exit 1
+	fi
 else
 	echo "not ok - unit tests build with ASan and UBSan: $(tail -3 "$build/log")"
 	exit 1
