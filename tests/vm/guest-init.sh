@@ -66,6 +66,15 @@ for fs in /dev /proc /sys; do
 	mount --move $fs $R$fs || fatal "cannot move $fs to the new root"
 done
 UPTIME=$R/proc/uptime
+
+# A repository under /tmp, /var/tmp or /run (CI may clone there) would be
+# hidden by the tmpfs mounted on those below: hold it aside meanwhile.
+case $repo in
+/tmp/* | /var/tmp/* | /run/*)
+	mkdir -p /keep-repo
+	mount -o bind "$R$repo" /keep-repo || fatal "cannot hold $repo aside"
+	;;
+esac
 mkdir -p $R/dev/pts $R/dev/shm
 mount -t devpts devpts $R/dev/pts
 mount -t tmpfs -o mode=1777 tmpfs $R/dev/shm
@@ -80,6 +89,10 @@ mount -t tmpfs -o mode=0755 tmpfs $R/run || fatal "cannot mount tmpfs on /run"
 mkdir -p $R/run/kstat-results
 mount -t 9p -o "trans=virtio,version=9p2000.L,rw,cache=none,msize=$msize" \
 	results $R/run/kstat-results || fatal "cannot mount the results share"
+if [ -d /keep-repo ]; then
+	mkdir -p "$R$repo" &&
+		mount --move /keep-repo "$R$repo" || fatal "cannot put $repo back"
+fi
 hostname kstat-guest
 ip link set lo up 2>/dev/null
 
