@@ -18,6 +18,13 @@ PACKAGES=(
 	jq iproute2 python3		# used by guest tests (genl, JSON checks)
 	libnl-3-dev libnl-genl-3-dev libmnl-dev pkg-config
 	sparse valgrind
+	linux-source-6.1		# make debug-kernel, make kernel-lint (checkpatch)
+	flex bison bc libelf-dev libssl-dev xz-utils	# ... building that kernel
+	dkms				# the DKMS build test
+	python3-yaml			# the YNL spec check
+	python3-prometheus-client	# parses the exporter's output in tests
+	man-db groff-base		# man --warnings on the man pages
+	bash-completion
 	file				# run-guest.sh reads kernel image versions
 )
 
