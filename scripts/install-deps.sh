@@ -21,7 +21,7 @@ PACKAGES=(
 	linux-source-6.1		# make debug-kernel, make kernel-lint (checkpatch)
 	flex bison bc libelf-dev libssl-dev xz-utils	# ... building that kernel
 	dkms				# the DKMS build test
-	python3-yaml			# the YNL spec check
+	python3-yaml python3-jsonschema	# the YNL spec check
 	python3-prometheus-client	# parses the exporter's output in tests
 	man-db groff-base		# man --warnings on the man pages
 	bash-completion
