@@ -57,6 +57,7 @@ static const struct cmd objects[] = {
 	{ "monitor",	do_monitor,	"every summary sample as it arrives" },
 	{ "config",	do_config,	"the summary interval, batch, keyframe, sections" },
 	{ "stats",	do_stats,	"the summary producer's own counters" },
+	{ "export",	do_export,	"Prometheus metrics over HTTP or a textfile" },
 	{ "help",	do_help,	NULL },
 	{ NULL, NULL, NULL }
 };
@@ -265,10 +266,17 @@ static int run_batch_file(FILE *f)
 	char *argv[BATCH_MAX_ARGS + 1];
 	char *line = NULL;
 	size_t cap = 0;
+	ssize_t len;
 	int argc, ret = EXIT_OK;
 
-	while (getline(&line, &cap, f) >= 0) {
+	while ((len = getline(&line, &cap, f)) >= 0) {
 		batch_pos.line++;
+		/* Binary data, not a command: the words would end at the NUL. */
+		if (memchr(line, '\0', (size_t)len)) {
+			kstat_err("a NUL byte in the line");
+			ret = EXIT_FAIL;
+			break;
+		}
 		argc = split_line(line, argv, BATCH_MAX_ARGS);
 		if (argc == -E2BIG) {
 			kstat_err("more than %d words", BATCH_MAX_ARGS);

@@ -38,14 +38,37 @@ int do_watch(int argc, char **argv);
 int do_monitor(int argc, char **argv);
 int do_config(int argc, char **argv);
 int do_stats(int argc, char **argv);
+int do_export(int argc, char **argv);
 
 /* subscribe.c: run a subscription until *done, a signal or an error. */
+struct pollfd;
+
+/*
+ * More file descriptors in sub_run()'s poll, for a command that serves
+ * something besides printing samples (kstat export).  Callbacks get the
+ * sub_run_opts arg.
+ */
+struct sub_poll_ops {
+	unsigned int max_fds;
+	/*
+	 * Before each poll: fill up to max_fds entries and return how many;
+	 * lower *timeout_ms (-1: none) when something is due.
+	 */
+	unsigned int (*fill)(struct pollfd *pfd, int *timeout_ms, void *arg);
+	/*
+	 * After each poll and dispatch (also on a timeout): handle the
+	 * entries' revents.  Negative: stop and fail (after printing why).
+	 */
+	int (*ready)(const struct pollfd *pfd, unsigned int n, void *arg);
+};
+
 struct sub_run_opts {
 	const struct kstat_sub_ops *ops;
 	void *arg;
 	int rcvbuf;			/* socket buffer, 0: library default */
 	unsigned int delay_ms;		/* sleep after each dispatch */
 	const bool *done;		/* set by the callbacks to stop */
+	const struct sub_poll_ops *poll;	/* or NULL */
 };
 
 int sub_run(const struct sub_run_opts *o);

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The event loop shared by kstat monitor and kstat watch: subscribe, poll
- * the subscription's fd, dispatch, stop cleanly on SIGINT/SIGTERM or when
- * the command says it has seen enough.
+ * The event loop shared by kstat monitor, watch and export: subscribe, poll
+ * the subscription's fd (and the command's own fds), dispatch, stop cleanly
+ * on SIGINT/SIGTERM or when the command says it has seen enough.
  */
+#define _GNU_SOURCE		/* ppoll() */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kstat.h"
@@ -19,51 +22,102 @@ static void on_signal(int sig)
 	stop_signal = sig;
 }
 
-static void catch_signals(void)
+/*
+ * The stop signals stay blocked except inside ppoll(), so one that comes
+ * between the check of stop_signal and the wait cannot be missed.
+ */
+static void catch_signals(sigset_t *orig)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
+	sigset_t set;
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, orig);
 }
 
-int sub_run(const struct sub_run_opts *o)
+static int subscribe(const struct sub_run_opts *o, struct kstat_sub **sub)
 {
 	struct kstat_handle *h = kstat_handle();
-	struct kstat_sub *sub;
-	struct pollfd pfd;
 	int err;
 
 	if (!h)
 		return EXIT_FAIL;
-	err = kstat_subscribe(h, o->ops, o->arg, o->rcvbuf, &sub);
+	err = kstat_subscribe(h, o->ops, o->arg, o->rcvbuf, sub);
 	if (err == -ENOENT && !kstat_last_error(h)[0]) {
 		kstat_err("the kstat kernel module is not loaded (try: modprobe kstat)");
 		return EXIT_FAIL;
 	}
 	if (err)
 		return kernel_err("cannot subscribe to the summaries");
+	return EXIT_OK;
+}
 
-	catch_signals();
-	pfd = (struct pollfd){ .fd = kstat_sub_fd(sub), .events = POLLIN };
+/* Wait for the subscription and the command's fds; -1 after an error. */
+static int wait_fds(const struct sub_run_opts *o, struct pollfd *pfd,
+		    unsigned int *n, const sigset_t *mask)
+{
+	struct timespec ts, *tsp = NULL;
+	int timeout = -1;
+
+	*n = o->poll ? o->poll->fill(pfd + 1, &timeout, o->arg) : 0;
+	if (timeout >= 0) {
+		ts.tv_sec = timeout / 1000;
+		ts.tv_nsec = (timeout % 1000) * 1000000L;
+		tsp = &ts;
+	}
+	if (ppoll(pfd, 1 + *n, tsp, mask) >= 0 || errno == EINTR)
+		return 0;
+	kstat_err("poll: %s", strerror(errno));
+	return -1;
+}
+
+int sub_run(const struct sub_run_opts *o)
+{
+	unsigned int n, max = 1 + (o->poll ? o->poll->max_fds : 0);
+	struct kstat_sub *sub;
+	struct pollfd *pfd;
+	sigset_t orig;
+	int err = 0;
+
+	if (subscribe(o, &sub))
+		return EXIT_FAIL;
+	pfd = calloc(max, sizeof(*pfd));
+	if (!pfd) {
+		kstat_unsubscribe(sub);
+		kstat_err("out of memory");
+		return EXIT_FAIL;
+	}
+	catch_signals(&orig);
+	pfd[0] = (struct pollfd){ .fd = kstat_sub_fd(sub), .events = POLLIN };
 	while (!stop_signal && !*o->done) {
-		if (poll(&pfd, 1, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			kstat_err("poll: %s", strerror(errno));
+		pfd[0].revents = 0;
+		err = wait_fds(o, pfd, &n, &orig);
+		if (err < 0)
 			break;
-		}
-		err = kstat_sub_dispatch(sub);
+		if (pfd[0].revents)
+			err = kstat_sub_dispatch(sub);
 		if (err < 0) {
 			kstat_err("%s", kstat_sub_last_error(sub));
 			break;
+		}
+		if (o->poll && !stop_signal) {
+			err = o->poll->ready(pfd + 1, n, o->arg);
+			if (err < 0)
+				break;
 		}
 		fflush(stdout);
 		if (o->delay_ms)	/* a deliberately slow reader */
 			usleep(o->delay_ms * 1000);
 	}
+	sigprocmask(SIG_SETMASK, &orig, NULL);
+	free(pfd);
 	kstat_unsubscribe(sub);
 	fflush(stdout);
 	return err < 0 ? EXIT_FAIL : EXIT_OK;

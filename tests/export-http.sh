@@ -1,0 +1,120 @@
+#!/bin/bash
+# Proves: `kstat export prometheus --listen` serves GET /metrics that a real
+# Prometheus parser accepts (one HELP/TYPE per family, text 0.0.4); the
+# synthetic IRQ's exported count is exact with its chip and action labels;
+# CPU seconds and softirq counts are bracketed by GETs taken before and
+# after (the sample provably newer than the first GET); 100 concurrent
+# scrapes all get 200 and parse while a half-sent request stays open;
+# other paths get 404, POST 405, HEAD 200 without a body; SIGTERM exits 0
+# within 2 s and closes the port.
+# timeout: 120
+source tests/lib.sh
+require_cmd jq curl
+PY=/usr/bin/python3
+CHECK=$KSTAT_ROOT/tests/helpers/prom_check.py
+# (a python start costs seconds under TCG: look for the package instead)
+[[ -d /usr/lib/python3/dist-packages/prometheus_client ]] ||
+	t_skip "python3-prometheus-client is not installed"
+
+PORT=19586
+URL=http://127.0.0.1:$PORT/metrics
+
+stop() { kill "$1" 2>/dev/null || true; }
+fetch() { curl -sS --max-time 10 "$URL"; }
+exited() { [[ ! -e /proc/$1 || $(awk '{print $3}' "/proc/$1/stat") == Z ]]; }
+# CLOCK_BOOTTIME in seconds from /proc/uptime (10 ms resolution).
+uptime_s() { local u _; read -r u _ < /proc/uptime; echo "$u"; }
+
+irqsim_load irqs=8
+t_cleanup irqsim_unload
+a=$(irqsim_irq 3)
+irqsim_fire 3 0 5
+t_cleanup "$KSTAT" config set interval 1000 batch 1
+"$KSTAT" config set interval 100 batch 1
+
+"$KSTAT" export prometheus --listen "127.0.0.1:$PORT" 2>"$TMPDIR/export.err" &
+pid=$!
+t_cleanup stop $pid
+up() { grep -qx 'kstat_exporter_up 1' <<<"$(fetch 2>/dev/null)"; }
+wait_until 20 up
+t_log "exporter up"
+
+# Exact: nobody but us fires the synthetic IRQ.
+irqsim_fire 3 1 1000
+exact() { grep -q "^kstat_interrupts_total{irq=\"$a\",.*} 1005\$" <<<"$(fetch)"; }
+wait_until 10 exact
+assert_eq 1005 "$("$KSTAT" -j irq show "$a" | jq '.[0].count')" "GET count of IRQ $a"
+
+# Brackets: GET before <= exported <= GET after, for 100 concurrent
+# scrapes of samples all taken after the first GET (CLOCK_BOOTTIME when
+# sent, minus the sample's age, is later than /proc/uptime before the
+# GETs, +10 ms for its resolution).  A client that sent half a request
+# stays connected meanwhile: it must not hold up the others.
+t0=$(uptime_s)
+cpu0=$("$KSTAT" -j cpu show)
+sirq0=$("$KSTAT" -j softirq show)
+exec 7<>"/dev/tcp/127.0.0.1/$PORT"
+printf 'GET /metr' >&7
+j=$("$PY" "$CHECK" scrape "$URL" 100)
+exec 7>&-
+cpu1=$("$KSTAT" -j cpu show)
+sirq1=$("$KSTAT" -j softirq show)
+# One jq for every check of the scrapes (jq starts slowly under TCG).
+ok='' figures='' nvalues='' newer='' k='' kval='' ktype='' bad='' ncpu='' nsirq='' nseries=''
+eval "$(jq -r --argjson t0 "$t0" --arg irq ",irq=\"$a\"," \
+	--argjson b "$cpu0" --argjson a "$cpu1" --argjson sb "$sirq0" --argjson sa "$sirq1" '
+	. as $e |
+	([.values | keys[] | select(startswith("kstat_interrupts_total{") and contains($irq))][0]) as $k |
+	([range($b | length) as $i | $b[$i].cpu as $c |
+	  ("user","nice","system","idle","iowait","irq","softirq","steal") as $m |
+	  $e.values["kstat_cpu_seconds_total{cpu=\"\($c)\",mode=\"\($m)\"}"] as $v |
+	  select($v == null or $v * 1e9 < $b[$i][$m] - 1000 or $v * 1e9 > $a[$i][$m] + 1000) |
+	  "cpu\($c) \($m): \($b[$i][$m]) <= \($v) <= \($a[$i][$m])"] +
+	 [range($sb | length) as $i | $sb[$i].name as $n |
+	  $e.values["kstat_softirqs_total{vector=\"\($n)\"}"] as $v |
+	  select($v == null or $v < $sb[$i].count or $v > $sa[$i].count) |
+	  "softirq \($n): \($sb[$i].count) <= \($v) <= \($sa[$i].count)"]) as $bad |
+	@sh "ok=\(.ok) figures=\({ok, wall_s, median_s, max_s, bytes} | tojson)",
+	@sh "nvalues=\(.values | length) newer=\(.oldest_sample_boottime > $t0 + 0.01)",
+	@sh "k=\($k // "") kval=\(.values[$k // ""] // "none") ktype=\(.families.kstat_interrupts.type)",
+	@sh "bad=\($bad | tojson) ncpu=\($b | length) nsirq=\($sb | length)",
+	@sh "nseries=\([.values | keys[] | select(startswith("kstat_cpu_seconds_total{"))] | length)"
+	' <<<"$j")"
+t_log "100 concurrent scrapes: $figures, $nvalues samples each"
+assert_eq 100 "$ok" "scrapes answered 200 and parsed"
+assert_eq true "$newer" "every scrape served a sample newer than the first GET"
+t_log "IRQ $a: $k"
+assert_eq 1005 "$kval" "parsed count of IRQ $a"
+assert_match 'chip="dummy"' "$k" "chip label of IRQ $a"
+assert_match 'actions="kstat-sim-3"' "$k" "actions label of IRQ $a"
+assert_eq counter "$ktype" "kstat_interrupts type"
+assert_eq '[]' "$bad" "exported counters outside their GET brackets"
+assert_eq $((ncpu * 8)) "$nseries" "kstat_cpu_seconds_total series (8 modes x $ncpu CPUs)"
+t_log "brackets hold: $ncpu CPUs, $nsirq softirq vectors"
+
+code() { curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$@"; }
+assert_eq 404 "$(code "http://127.0.0.1:$PORT/")" "status of /"
+assert_eq 404 "$(code "http://127.0.0.1:$PORT/metricsx")" "status of /metricsx"
+assert_eq 405 "$(code -X POST "$URL")" "status of POST /metrics"
+assert_eq 200 "$(code "$URL?x=1")" "status of /metrics?x=1"
+
+# HEAD: the headers of a GET, no body.
+exec 7<>"/dev/tcp/127.0.0.1/$PORT"
+printf 'HEAD /metrics HTTP/1.0\r\n\r\n' >&7
+head=$(timeout 5 cat <&7 | tr -d '\r')
+exec 7>&-
+assert_match '^HTTP/1.0 200 OK$' "$head" "HEAD status line"
+assert_match '^Content-Type: text/plain; version=0.0.4; charset=utf-8$' "$head" "HEAD content type"
+assert_eq "" "$(sed '1,/^$/d' <<<"$head")" "HEAD body"
+
+start=${EPOCHREALTIME/./}
+kill -TERM "$pid"
+wait_until 2 exited "$pid"
+rc=0
+wait "$pid" || rc=$?
+t_log "SIGTERM: exit $rc after $(( (${EPOCHREALTIME/./} - start) / 1000 )) ms"
+assert_eq 0 "$rc" "exit status after SIGTERM"
+assert_eq "" "$(cat "$TMPDIR/export.err")" "exporter stderr"
+if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
+	t_fail "port $PORT still accepts connections after exit"
+fi

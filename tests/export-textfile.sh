@@ -1,0 +1,71 @@
+#!/bin/bash
+# Proves: `kstat export prometheus --textfile PATH` rewrites PATH atomically
+# once per sample: a reader looping over it for 3 s while the exporter
+# rewrites it every 100 ms never sees a partial file (every read parses
+# with the Prometheus parser) and sees nearly every sample's seq; the file
+# carries the synthetic IRQ's exact count, the same as a scrape of the
+# HTTP mode running in the same process; SIGTERM exits 0 and leaves no
+# temporary file.
+# timeout: 120
+source tests/lib.sh
+require_cmd jq curl
+PY=/usr/bin/python3
+CHECK=$KSTAT_ROOT/tests/helpers/prom_check.py
+# (a python start costs seconds under TCG: look for the package instead)
+[[ -d /usr/lib/python3/dist-packages/prometheus_client ]] ||
+	t_skip "python3-prometheus-client is not installed"
+
+PORT=19588
+dir=$TMPDIR/textfile
+file=$dir/kstat.prom
+rm -rf "$dir"
+mkdir -p "$dir"
+
+stop() { kill "$1" 2>/dev/null || true; }
+count_of() {	# IRQ, JSON: its kstat_interrupts_total value
+	jq -r --arg irq ",irq=\"$1\"," '.values | to_entries[] |
+		select((.key | startswith("kstat_interrupts_total{")) and
+		       (.key | contains($irq))) | .value' <<<"$2"
+}
+exited() { [[ ! -e /proc/$1 || $(awk '{print $3}' "/proc/$1/stat") == Z ]]; }
+
+irqsim_load irqs=4
+t_cleanup irqsim_unload
+a=$(irqsim_irq 2)
+t_cleanup "$KSTAT" config set interval 1000 batch 1
+"$KSTAT" config set interval 100 batch 1
+
+"$KSTAT" export prometheus --textfile "$file" --listen "127.0.0.1:$PORT" \
+	2>"$TMPDIR/export.err" &
+pid=$!
+t_cleanup stop $pid
+up() { grep -qx 'kstat_exporter_up 1' "$file" 2>/dev/null; }
+wait_until 20 up
+
+irqsim_fire 2 0 777
+exact() { grep -q "^kstat_interrupts_total{irq=\"$a\",.*} 777\$" "$file"; }
+wait_until 10 exact
+http=$(curl -sS --max-time 10 "http://127.0.0.1:$PORT/metrics")
+grep -q "^kstat_interrupts_total{irq=\"$a\",.*} 777\$" <<<"$http" ||
+	t_fail "IRQ $a's count in the HTTP mode of the same process is not 777"
+
+w=$("$PY" "$CHECK" watch "$file" 3)
+t_log "reader over 3 s: $(jq -c '{reads, seqs, first, last}' <<<"$w")"
+reads=$(jq .reads <<<"$w")
+seqs=$(jq .seqs <<<"$w")
+span=$(jq '.last - .first + 1' <<<"$w")
+((reads >= 20)) || t_fail "only $reads reads of the textfile in 3 s"
+((span >= 5)) || t_fail "the file saw only $span samples in 3 s at 100 ms"
+# One file per sample: the reader, faster than the samples, saw most seqs.
+((seqs * 10 >= span * 7)) ||
+	t_fail "the reader saw $seqs distinct samples of $span: not one file per sample"
+assert_eq 777 "$(count_of "$a" "$w")" "IRQ $a in the parsed textfile"
+
+kill -TERM "$pid"
+wait_until 2 exited "$pid"
+rc=0
+wait "$pid" || rc=$?
+assert_eq 0 "$rc" "exit status after SIGTERM"
+assert_eq "" "$(cat "$TMPDIR/export.err")" "exporter stderr"
+assert_eq "kstat.prom" "$(ls "$dir")" "files left in the textfile directory"
+grep -qx 'kstat_exporter_up 1' "$file" || t_fail "the textfile left at exit is not the last one"
