@@ -5,8 +5,16 @@
 #   make              build kstat.ko, the test helper module, libkstat and the CLI
 #   make check        install missing packages, build, run host unit tests and
 #                     the guest suite (T=tests/foo.sh SMP=8 KERNEL=/boot/vmlinuz-x)
+#   make stress       the long robustness runs, tests/long/*.sh (not in check)
+#   make fuzz         the long fuzzer run alone, tests/long/fuzz-long.sh
 #   make run          boot a guest with kstat loaded and show it at work
-#   make install      install CLI, library, headers and module (DESTDIR, PREFIX)
+#   make check-debug  the guest suite on a debug kernel (KASAN, kmemleak,
+#                     lockdep, UBSAN) with kstat built in-tree; make
+#                     debug-kernel only builds that kernel (cached, KSTAT_CACHE)
+#   make kernel-lint  checkpatch --strict, sparse and W=1 on the kernel code
+#   make install      install CLI, library, headers, man pages, systemd unit
+#                     and module (DESTDIR, PREFIX); make uninstall
+#   make dkms-install the module's source under /usr/src/kstat-VERSION for DKMS
 #
 # The kernel we build against and boot is Debian 12's linux-image-amd64, not
 # the host's running kernel (the host cannot load modules).
@@ -14,6 +22,13 @@
 VERSION    := 0.1.0
 PREFIX     ?= /usr/local
 DESTDIR    ?=
+BINDIR     ?= $(PREFIX)/bin
+MANDIR     ?= $(PREFIX)/share/man
+# systemd reads units and modules-load.d under /usr/lib and /usr/local/lib
+# (and /etc): right for PREFIX=/usr and /usr/local; set them for others.
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+MODULESLOADDIR ?= $(PREFIX)/lib/modules-load.d
+DKMS_SRC   := $(DESTDIR)/usr/src/kstat-$(VERSION)
 
 # Newest installed Debian *-amd64 kernel unless told otherwise.
 KVER       ?= $(shell ls -1 /lib/modules 2>/dev/null | grep -- '-amd64$$' | sort -V | tail -n 1)
@@ -26,9 +41,11 @@ export VERSION KVER KDIR KERNEL SMP T
 
 KBUILD_ARGS := -C $(KDIR) W=1
 
-.PHONY: bench bench-smoke tools all modules kmod irqsim userspace unit check run deps install uninstall clean
+.PHONY: bench bench-smoke tools all modules kmod irqsim userspace unit check stress fuzz run deps install uninstall \
+	debug-kernel check-debug kernel-lint \
+	dkms-install dkms-uninstall clean examples
 
-all: modules userspace tools
+all: modules userspace tools examples
 
 modules: kmod irqsim
 
@@ -44,6 +61,12 @@ irqsim:
 
 userspace:
 	$(MAKE) -C userspace VERSION=$(VERSION)
+
+# The examples against this tree's library (examples/Makefile on its own
+# builds against the installed one, through pkg-config).
+examples: userspace
+	$(MAKE) -C examples KSTAT_CFLAGS="-I$(CURDIR)/userspace/lib -I$(CURDIR)/include/uapi" \
+		KSTAT_LIBS="-L$(CURDIR)/userspace/lib -lkstat -Wl,-rpath,$(CURDIR)/userspace/lib"
 
 deps:
 	scripts/install-deps.sh
@@ -67,20 +90,86 @@ check: deps
 	$(MAKE) all
 	tests/check.sh
 
+# The long robustness runs, tests/long/*.sh (5 minutes of concurrency, 200
+# unloads under load, ...), in one guest boot: about 40 minutes under TCG.
+# Not part of make check, which runs tests/*.sh only.
+stress: deps
+	$(MAKE) all
+	tests/vm/run-guest.sh $(sort $(wildcard tests/long/*.sh))
+
+# A million random and mutated requests (tests/tools/fuzz.c, a random
+# seed) in one guest boot; make check runs a short fixed-seed tests/fuzz.sh.
+fuzz: deps
+	$(MAKE) all
+	tests/vm/run-guest.sh tests/long/fuzz-long.sh
+
 run: deps
 	$(MAKE) all
 	tests/vm/run-guest.sh --demo
 
-install: all
+# Linux 6.1 from linux-source-6.1 with KASAN, kmemleak, lockdep, UBSAN and
+# kstat in net/kstat (Kconfig.snippet), cached outside the repository in
+# KSTAT_CACHE (default ~/.cache/kstat): the first build takes long (see
+# docs/testing.md), a second run with nothing changed builds nothing.
+debug-kernel: deps
+	scripts/debug-kernel.sh
+
+# The guest suite on that kernel, booted with kmemleak=on panic_on_warn=1;
+# kmemleak scans after the suite, any leak fails.
+check-debug: deps
+	$(MAKE) all
+	scripts/check-debug.sh
+
+# Also a host unit test (tests/unit/test_kernel_lint), so make check runs it.
+kernel-lint:
+	scripts/kernel-lint.sh
+
+# Builds only what it installs (not the test modules and tools).  The
+# unit's ExecStart gets $(BINDIR)/kstat.  depmod only for a real install,
+# so that modprobe finds the module.
+install: kmod userspace
 	$(MAKE) -C userspace install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
+	install -D -m 0644 docs/man/kstat.8 $(DESTDIR)$(MANDIR)/man8/kstat.8
+	install -D -m 0644 docs/man/libkstat.3 $(DESTDIR)$(MANDIR)/man3/libkstat.3
+	install -d $(DESTDIR)$(SYSTEMDUNITDIR)
+	sed -e 's|@BINDIR@|$(BINDIR)|g' \
+	    -e 's|^\(ExecStart=\)/usr/bin/kstat |\1$(BINDIR)/kstat |' \
+		dist/kstat-exporter.service > $(DESTDIR)$(SYSTEMDUNITDIR)/kstat-exporter.service
+	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/kstat-exporter.service
+	install -D -m 0644 dist/modules-load.d/kstat.conf $(DESTDIR)$(MODULESLOADDIR)/kstat.conf
 	install -D -m 0644 kernel/kstat.ko $(DESTDIR)/lib/modules/$(KVER)/extra/kstat.ko
+	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER) || true; fi
 
 uninstall:
 	$(MAKE) -C userspace uninstall DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
-	rm -f $(DESTDIR)/lib/modules/$(KVER)/extra/kstat.ko
+	rm -f $(DESTDIR)$(MANDIR)/man8/kstat.8 $(DESTDIR)$(MANDIR)/man3/libkstat.3 \
+	      $(DESTDIR)$(SYSTEMDUNITDIR)/kstat-exporter.service \
+	      $(DESTDIR)$(MODULESLOADDIR)/kstat.conf \
+	      $(DESTDIR)/lib/modules/$(KVER)/extra/kstat.ko
+	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER) || true; fi
+
+# The module's source as DKMS wants it: dkms.conf and a Makefile at the
+# top, kernel/ and the UAPI header beside it (kernel/Kbuild looks in
+# ../include/uapi).  Then: dkms add kstat/$(VERSION); dkms install ...
+dkms-install:
+	install -d $(DKMS_SRC)/kernel $(DKMS_SRC)/include/uapi/linux
+	install -m 0644 $(filter-out %.mod.c,$(wildcard kernel/*.c)) kernel/*.h \
+		kernel/Kbuild kernel/Kconfig $(DKMS_SRC)/kernel/
+	install -m 0644 include/uapi/linux/kstat.h $(DKMS_SRC)/include/uapi/linux/kstat.h
+	install -m 0644 dkms/Makefile $(DKMS_SRC)/Makefile
+	sed 's|@VERSION@|$(VERSION)|g' dkms/dkms.conf.in > $(DKMS_SRC)/dkms.conf
+	chmod 0644 $(DKMS_SRC)/dkms.conf
+
+# A real uninstall first takes the module out of DKMS (every kernel).
+dkms-uninstall:
+	if [ -z "$(DESTDIR)" ] && command -v dkms >/dev/null && \
+	   [ -n "$$(dkms status kstat/$(VERSION) 2>/dev/null)" ]; then \
+		dkms remove kstat/$(VERSION) --all; fi
+	rm -rf $(DKMS_SRC)
 
 clean:
 	-$(MAKE) $(KBUILD_ARGS) M=$(CURDIR)/kernel clean
 	-$(MAKE) $(KBUILD_ARGS) M=$(CURDIR)/tests/irqsim clean
 	$(MAKE) -C userspace clean
+	$(MAKE) -C examples clean
 	rm -rf build

@@ -1,46 +1,137 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Host unit test: `make install DESTDIR= PREFIX=` puts every piece where
-# the README says, the library exports only versioned KSTAT_1 symbols, the
-# installed CLI runs against the installed library, and `make uninstall`
-# removes it all.
+# Host unit test: `make install DESTDIR= PREFIX=` installs exactly the
+# files the README lists (CLI, library, headers, libkstat.pc, man pages,
+# bash completion, systemd unit, modules-load.d snippet, module), for
+# PREFIX=/usr and /usr/local; the library exports only versioned KSTAT_1
+# symbols; the installed CLI runs against the installed library;
+# `pkg-config libkstat` works against the DESTDIR tree and a program built
+# with its flags links and runs, dynamically and statically; and `make
+# uninstall` removes every file it installed.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-dest=$(mktemp -d)
-trap 'rm -rf "$dest"' EXIT
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 failed=0
 check() {	# WHAT CMD...
 	local what=$1
 	shift
-	if "$@" >/dev/null 2>&1; then
+	if "$@" >"$tmp/out" 2>&1; then
 		echo "ok - $what"
 	else
 		echo "not ok - $what"
+		sed 's/^/    /' "$tmp/out"
 		failed=1
 	fi
 }
 
-make -s install DESTDIR="$dest" PREFIX=/usr >/dev/null 2>&1
-kver=$(make -s -f - <<<'include Makefile
-print-kver: ; @echo $(KVER)' print-kver 2>/dev/null)
-for f in usr/bin/kstat usr/lib/libkstat.so.1 usr/lib/libkstat.so usr/lib/libkstat.a \
-	 usr/include/libkstat.h usr/include/linux/kstat.h \
-	 "lib/modules/$kver/extra/kstat.ko"; do
-	check "installed $f" test -e "$dest/$f"
+# shellcheck disable=SC2016  # $(...) are make's
+vars=$(make -s -f - <<<'include Makefile
+print-vars: ; @echo $(KVER) $(VERSION)' print-vars 2>/dev/null)
+read -r kver version <<<"$vars"
+[[ -n $kver && -n $version ]] || { echo "not ok - cannot read KVER and VERSION from the Makefile"; exit 1; }
+
+# shellcheck disable=SC2317  # the functions below are called indirectly
+# expected PREFIX: every file (and link) make install should create.
+expected() {
+	local p=${1#/}
+	printf '%s\n' "$p/bin/kstat" "$p/lib/libkstat.so.1" "$p/lib/libkstat.so" \
+		"$p/lib/libkstat.a" "$p/lib/pkgconfig/libkstat.pc" \
+		"$p/include/libkstat.h" "$p/include/linux/kstat.h" \
+		"$p/share/man/man8/kstat.8" "$p/share/man/man3/libkstat.3" \
+		"$p/share/bash-completion/completions/kstat" \
+		"$p/lib/systemd/system/kstat-exporter.service" \
+		"$p/lib/modules-load.d/kstat.conf" \
+		"lib/modules/$kver/extra/kstat.ko" | LC_ALL=C sort
+}
+
+installed() {	# DEST: what is there, relative to DEST
+	(cd "$1" && find . \( -type f -o -type l \) -printf '%P\n' | LC_ALL=C sort)
+}
+
+# shellcheck disable=SC2317
+same_files() {	# DEST PREFIX
+	diff -u <(expected "$2") <(installed "$1")
+}
+
+# A program using the library, built below with pkg-config's flags.
+cat >"$tmp/prog.c" <<'EOF'
+#include <errno.h>
+#include <stdio.h>
+#include <libkstat.h>
+int main(void)
+{
+	struct kstat_handle *h;
+	int err = kstat_open(&h);
+
+	/* The host has no kstat module: -ENOENT is the expected answer. */
+	if (!err)
+		kstat_close(h);
+	printf("%s\n", kstat_cputime_name(KSTAT_CPUTIME_USER));
+	return err && err != -ENOENT;
+}
+EOF
+
+for prefix in /usr /usr/local; do
+	dest=$tmp/dest${prefix//\//_}
+	p=$dest$prefix
+	echo "# make install PREFIX=$prefix"
+	check "make install DESTDIR=... PREFIX=$prefix" \
+		make -s install DESTDIR="$dest" PREFIX="$prefix"
+	check "exactly the expected files are installed" same_files "$dest" "$prefix"
+	check "libkstat.so is a link to libkstat.so.1" \
+		test "$(readlink "$p/lib/libkstat.so")" = libkstat.so.1
+	check "the man pages, the completion and the modules-load.d snippet are the tree's" \
+		sh -c "cmp docs/man/kstat.8 '$p/share/man/man8/kstat.8' &&
+		       cmp docs/man/libkstat.3 '$p/share/man/man3/libkstat.3' &&
+		       cmp userspace/cli/kstat.bash-completion '$p/share/bash-completion/completions/kstat' &&
+		       cmp dist/modules-load.d/kstat.conf '$p/lib/modules-load.d/kstat.conf'"
+	check "the unit runs $prefix/bin/kstat" \
+		sh -c "grep -q '^ExecStart=$prefix/bin/kstat export prometheus' '$p/lib/systemd/system/kstat-exporter.service' &&
+		       ! grep -qE '@[A-Z]+@' '$p/lib/systemd/system/kstat-exporter.service'"
+	check "libkstat.pc: prefix=$prefix, version $version, nothing left to fill in" \
+		sh -c "grep -qx 'prefix=$prefix' '$p/lib/pkgconfig/libkstat.pc' &&
+		       grep -qx 'Version: $version' '$p/lib/pkgconfig/libkstat.pc' &&
+		       ! grep -qE '@[A-Z]+@' '$p/lib/pkgconfig/libkstat.pc'"
+
+	# pkg-config on the DESTDIR tree, as for a sysroot.  It prefixes
+	# libnl's -I too, which does not matter: libkstat.h needs no libnl
+	# header, and the linker finds libnl's libraries in its default path.
+	pc() { PKG_CONFIG_PATH=$p/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$dest pkg-config "$@"; }
+	check "pkg-config --modversion libkstat is $version" test "$(pc --modversion libkstat)" = "$version"
+	flags=$(pc --cflags --libs libkstat)
+	check "pkg-config --cflags --libs libkstat points into DESTDIR ($flags)" \
+		sh -c "case ' $flags ' in *' -I$p/include '*) ;; *) exit 1;; esac &&
+		       case ' $flags ' in *' -L$p/lib -lkstat '*) ;; *) exit 1;; esac"
+	check "pkg-config --static --libs libkstat adds libnl" \
+		sh -c "case ' $(pc --static --libs libkstat) ' in *' -lnl-genl-3 '*' -lnl-3 '*) ;; *) exit 1;; esac"
+	# shellcheck disable=SC2086  # pkg-config's flags are words
+	check "a program builds and links with pkg-config's flags" \
+		cc -Wall -Werror -o "$tmp/prog" "$tmp/prog.c" $flags
+	check "it runs against the installed libkstat.so.1" \
+		sh -c "LD_LIBRARY_PATH='$p/lib' '$tmp/prog' | grep -qx user &&
+		       LD_LIBRARY_PATH='$p/lib' ldd '$tmp/prog' | grep -q '$p/lib/libkstat.so.1'"
+	# shellcheck disable=SC2046
+	check "a program links libkstat.a statically (libnl from --static --libs)" \
+		sh -c "cc -Wall -Werror -o '$tmp/prog-static' '$tmp/prog.c' $(pc --cflags libkstat) \
+		       '$p/lib/libkstat.a' $(pc --static --libs-only-l libkstat | sed 's/-lkstat//') &&
+		       '$tmp/prog-static' | grep -qx user &&
+		       ! ldd '$tmp/prog-static' | grep -q libkstat"
+
+	if [[ $prefix == /usr ]]; then
+		check "SONAME is libkstat.so.1" \
+			sh -c "readelf -d '$p/lib/libkstat.so.1' | grep -q 'SONAME.*libkstat.so.1'"
+		check "every exported symbol is kstat_* in KSTAT_1" \
+			sh -c "! nm -D --defined-only '$p/lib/libkstat.so.1' | awk '\$3 != \"KSTAT_1\"' | grep -v ' kstat_[a-z_]*@@KSTAT_1\$'"
+		check "installed CLI runs with the installed library and says $version" \
+			sh -c "test \"\$(LD_LIBRARY_PATH='$p/lib' '$p/bin/kstat' -V)\" = 'kstat $version'"
+		check "the installed man pages format" \
+			sh -c "MANWIDTH=80 man -l '$p/share/man/man8/kstat.8' | grep -q 'kstat export prometheus' &&
+			       MANWIDTH=80 man -l '$p/share/man/man3/libkstat.3' | grep -q kstat_subscribe"
+	fi
+
+	check "make uninstall DESTDIR=... PREFIX=$prefix" \
+		make -s uninstall DESTDIR="$dest" PREFIX="$prefix"
+	check "make uninstall leaves no file behind" test -z "$(installed "$dest")"
 done
-check "libkstat.so is a link to libkstat.so.1" \
-	test "$(readlink "$dest/usr/lib/libkstat.so")" = libkstat.so.1
-check "SONAME is libkstat.so.1" \
-	sh -c "readelf -d '$dest/usr/lib/libkstat.so.1' | grep -q 'SONAME.*libkstat.so.1'"
-check "every exported symbol is kstat_* in KSTAT_1" \
-	sh -c "! nm -D --defined-only '$dest/usr/lib/libkstat.so.1' | awk '\$3 != \"KSTAT_1\"' | grep -v ' kstat_[a-z_]*@@KSTAT_1\$'"
-check "installed CLI runs with the installed library" \
-	env LD_LIBRARY_PATH="$dest/usr/lib" "$dest/usr/bin/kstat" -V
-check "a program builds against the installed headers" \
-	sh -c "printf '#include <libkstat.h>\nint main(void){struct kstat_handle *h; return kstat_open(&h) == 0;}\n' |
-	       cc -x c -I'$dest/usr/include' \$(pkg-config --cflags libnl-genl-3.0) - \
-	       -L'$dest/usr/lib' -lkstat \$(pkg-config --libs libnl-genl-3.0) -o '$dest/prog'"
-make -s uninstall DESTDIR="$dest" PREFIX=/usr >/dev/null 2>&1
-check "make uninstall leaves no file behind" \
-	test -z "$(find "$dest" \( -type f -o -type l \) ! -name prog)"
 exit $failed
