@@ -1,0 +1,111 @@
+#!/bin/bash
+# Proves: examples/kstat-irqrate, the libkstat daemon example (epoll over
+# the subscription and a signalfd), prints per-interval IRQ rates that add
+# up: with kstat sampling every 100 ms and a synthetic IRQ fired 3 x 500
+# times, the deltas it prints for that IRQ sum to exactly 1500, each rate
+# is delta / interval, intervals are ~100 ms by the samples' timestamps,
+# no interval lists more than -n IRQs, and it exits 0 after -c 20
+# intervals.  Stopped (SIGSTOP) for 2 s with a 16 KiB socket buffer at a
+# 10 ms interval it reports the loss and then the keyframe it resumes
+# from; SIGTERM and SIGINT end it with status 0.
+# timeout: 90
+source tests/lib.sh
+require_kstat
+
+BIN=$KSTAT_ROOT/examples/kstat-irqrate
+[[ -x $BIN ]] || t_fail "$BIN is not built (make examples)"
+t_cleanup "$KSTAT" config set interval 1000 batch 1 keyframe 10 sections all percpu off
+PID=
+stop_daemon() { if [[ -n $PID ]]; then kill -KILL "$PID" 2>/dev/null; fi; true; }
+t_cleanup stop_daemon
+
+irqsim_load irqs=4
+IRQ=$(irqsim_irq 2)
+"$KSTAT" config set interval 100 batch 1 keyframe 10 sections all percpu off
+
+# ---- rates that add up, then exit after -c COUNT ----
+
+out=$TMPDIR/irqrate.out
+err=$TMPDIR/irqrate.err
+: > "$out"
+# Fire once the daemon has its baseline (its first interval line is out).
+(
+	set +e
+	trap - ERR EXIT
+	for _ in $(seq 200); do
+		grep -q ' interval ' "$out" && break
+		sleep 0.05
+	done
+	for cpu in 0 1 0; do
+		echo "2 $cpu 500" > "$IRQSIM_DIR/fire"
+		sleep 0.15
+	done
+) &
+firer=$!
+rc=0
+timeout 30 "$BIN" -n 50 -c 20 > "$out" 2> "$err" || rc=$?
+wait "$firer"
+t_log "kstat-irqrate -c 20: exit $rc, $(wc -l < "$out") lines"
+assert_eq 0 "$rc" "exit status after -c 20 (stderr: $(head -c 300 "$err"))"
+
+# intervals, sum of IRQ's deltas, and the lines that break a rule
+read -r intervals sum bad_dt bad_rate over_top nonmono < <(awk -v irq="$IRQ" -v top=50 '
+	/ seq [0-9]+ interval / {
+		n++; dt = $5; lines = 0
+		if (dt < 0.03 || dt > 0.5) bad_dt++
+		if (n > 1 && $1 <= last) nonmono++
+		last = $1
+		next
+	}
+	$1 == "irq" {
+		if (++lines > top) over++
+		if ($2 == irq) {
+			rate = $3; sub("/s", "", rate); delta = $4; sum += delta
+			want = delta / dt
+			if (rate <= 0 || rate - want > want / 100 + 0.1 ||
+			    want - rate > want / 100 + 0.1) badrate++
+		}
+	}
+	END { printf "%d %d %d %d %d %d\n", n, sum, bad_dt, badrate, over, nonmono }' "$out")
+t_log "intervals $intervals, IRQ $IRQ delta sum $sum"
+grep -m 3 -E "^  irq $IRQ " "$out" >&2 || true
+assert_eq 20 "$intervals" "interval lines"
+assert_eq 1500 "$sum" "sum of IRQ $IRQ's printed deltas (fired 3 x 500)"
+assert_eq 0 "$bad_dt" "intervals outside 30..500 ms (config: 100 ms)"
+assert_eq 0 "$bad_rate" "rates that are not delta / interval"
+assert_eq 0 "$over_top" "IRQ lines beyond -n 50 in an interval"
+assert_eq 0 "$nonmono" "timestamps not increasing"
+assert_no_match 'lost|resynchronised' "$(cat "$out")" "loss at 100 ms with 4 MiB"
+
+# ---- loss, resync, SIGTERM ----
+
+"$KSTAT" config set interval 10
+: > "$out"
+"$BIN" -n 3 -b 16384 > "$out" 2> "$err" &
+PID=$!
+wait_until 20 grep -q ' interval ' "$out"
+kill -STOP "$PID"
+sleep 2
+kill -CONT "$PID"
+wait_until 20 grep -q 'resynchronised' "$out"
+grep -m 4 -E 'lost|resynchronised' "$out" >&2 || true
+lost_line=$(grep -n -m 1 '^lost' "$out" | cut -d: -f1) || t_fail "no 'lost' line after a 2 s stop: $(head -c 300 "$out")"
+resync_line=$(grep -n -m 1 'resynchronised (keyframe 1)' "$out" | cut -d: -f1) ||
+	t_fail "the sample after the loss is not a keyframe: $(grep resync "$out")"
+((lost_line < resync_line)) || t_fail "resync (line $resync_line) before the loss (line $lost_line)"
+# Rates go on after the resync.
+wait_until 20 awk -v l="$resync_line" 'NR > l && / interval / { f = 1 } END { exit !f }' "$out"
+kill -TERM "$PID"
+rc=0
+wait "$PID" || rc=$?
+PID=
+assert_eq 0 "$rc" "exit status on SIGTERM"
+assert_match 'Terminated, exiting' "$(cat "$err")" "SIGTERM message"
+
+# ---- SIGINT ----
+
+rc=0
+timeout --preserve-status -s INT 1 "$BIN" > "$out" 2> "$err" || rc=$?
+assert_eq 0 "$rc" "exit status on SIGINT (stderr: $(head -c 300 "$err"))"
+assert_match 'Interrupt, exiting' "$(cat "$err")" "SIGINT message"
+t_log "SIGINT after 1 s: exit 0, $(grep -c ' interval ' "$out") intervals printed"
