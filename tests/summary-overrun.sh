@@ -1,25 +1,70 @@
 #!/bin/bash
 # Proves: a slow subscriber with a tiny receive buffer sees its losses,
 # never a silently wrong count: lost events appear, every sample delivered
-# after a loss starts from a keyframe, and the counts it applies still
-# equal `kstat irq show` after the resync.
+# after a loss starts from a keyframe, seq never jumps without a loss
+# report, and the counts it applies still equal `kstat irq show` after the
+# resync.  And the loss is counted exactly: with one message per batch and
+# one sample per batch, the samples the library reports lost EQUAL the
+# messages the kernel dropped for the subscriber's socket (its Drops in
+# /proc/net/netlink, one per skb netlink_overrun() could not queue) and
+# the producer's delivery_failures (messages some listener missed, which
+# libkstat's NETLINK_BROADCAST_ERROR makes the kernel report).
 # timeout: 300
 source tests/lib.sh
-require_cmd jq
-t_cleanup "$KSTAT" config set interval 1000 keyframe 10
+require_cmd jq python3
+t_cleanup "$KSTAT" config set interval 1000 batch 1 keyframe 10
+
+boottime_ns() {
+	python3 -c 'import time; print(time.clock_gettime_ns(time.CLOCK_BOOTTIME))'
+}
+
+# samples_after T: samples the slow monitor printed, taken after T (ns).
+samples_after() {
+	jq -s --argjson t "$1" '[.[] | select(.seq and .timestamp_ns > $t)] | length' \
+		"$TMPDIR/slow" 2>/dev/null || echo 0
+}
 
 irqsim_load irqs=64
 t_cleanup irqsim_unload
 irq=$(irqsim_irq 5)
 irqsim_fire 5 0 11
 
-"$KSTAT" config set interval 20 keyframe 5
+# One part per batch and one sample per batch: then a dropped message is
+# exactly one lost sample.
+"$KSTAT" config set interval 20 batch 1 keyframe 5 sections all percpu off
+fails0=$("$KSTAT" -j stats | jq .delivery_failures)
+
 # 4 KiB socket buffer, 300 ms asleep after every read: it must overflow.
-timeout -s INT 8 "$KSTAT" -j monitor rcvbuf 4096 delay 300 >"$TMPDIR/slow" || true
+"$KSTAT" -j monitor rcvbuf 4096 delay 300 >"$TMPDIR/slow" 2>"$TMPDIR/slow.err" &
+mon=$!
+stop_mon() { kill "$mon" 2>/dev/null || true; }
+t_cleanup stop_mon
+sleep 6
+
+# Slow the producer down and make every sample a keyframe: the queue
+# drains, and the next sample delivered reveals any gap left.
+"$KSTAT" config set interval 1000 keyframe 1
+t=$(boottime_ns)
+two_after() { (($(samples_after "$t") >= 2)); }
+wait_until 30 two_after
+
+read -r drops socks <<<"$(python3 tests/helpers/nlsock.py "$mon" |
+	awk '$5 != "00000000" { d += $6; n++ } END { print d + 0, n + 0 }')"
+assert_eq 1 "$socks" "group sockets of the monitor"
+fails=$(($("$KSTAT" -j stats | jq .delivery_failures) - fails0))
+keybytes=$("$KSTAT" -j stats | jq .keyframe_bytes)
+((keybytes < 16000)) || t_fail "a keyframe of $keybytes bytes needs several parts"
+kill -INT "$mon"
+wait "$mon"
 
 lost=$(jq -s '[.[] | select(.lost) | .lost] | add // 0' "$TMPDIR/slow")
-t_log "slow subscriber: $(grep -c '"seq"' "$TMPDIR/slow") samples, $lost lost"
+reasons=$(jq -s -c '[.[] | select(.lost) | .reason] | group_by(.) |
+	map({(.[0]): length}) | add // {}' "$TMPDIR/slow")
+t_log "slow subscriber: $(grep -c '"seq"' "$TMPDIR/slow") samples, $lost lost (events by reason: $reasons)"
+t_log "socket Drops: $drops messages; producer delivery_failures: +$fails"
 ((lost > 0)) || t_fail "a 4 KiB buffer read every 300 ms at 20 ms samples reported no loss"
+assert_eq "$drops" "$lost" "samples reported lost vs messages dropped for the socket"
+assert_eq "$drops" "$fails" "messages dropped for the socket vs delivery_failures"
 # After each loss, the next sample must be a keyframe.
 jq -s -e '[range(1; length) as $i | select(.[$i - 1].lost) |
 	.[$i] | select(.seq) | .keyframe] | all' "$TMPDIR/slow" >/dev/null ||

@@ -145,6 +145,9 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 {
 	struct monitor *m = arg;
 
+	/* One dispatch may deliver more than "count" asked for: drop them. */
+	if (m->done)
+		return;
 	new_json_obj(opts.json, false);	/* one line per sample */
 	open_json_object(NULL);
 	print_u64(PRINT_ANY, "seq", "seq %" PRIu64, s->seq);
@@ -176,7 +179,10 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 
 static void on_lost(uint64_t lost, enum kstat_lost_reason why, void *arg)
 {
-	(void)arg;
+	const struct monitor *m = arg;
+
+	if (m->done)
+		return;
 	if (opts.json) {
 		printf("{\"lost\":%" PRIu64 ",\"reason\":\"%s\"}\n", lost,
 		       lost_reason(why));

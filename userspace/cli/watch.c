@@ -287,6 +287,9 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 	struct watch *w = arg;
 	double secs;
 
+	/* One dispatch may deliver more than "count" needs: drop them. */
+	if (w->done)
+		return;
 	if (!w->base.valid || s->generation != w->generation) {
 		/* first sample, or the IRQ set changed: start over */
 		if (w->what == WATCH_IRQ)
@@ -322,6 +325,8 @@ static void on_lost(uint64_t lost, enum kstat_lost_reason why, void *arg)
 {
 	struct watch *w = arg;
 
+	if (w->done)
+		return;
 	/* Rates across a loss would be wrong: start a new interval. */
 	w->base.valid = false;
 	fflush(stdout);

@@ -10,13 +10,18 @@
  *
  * Anything missed (a seq gap, an incomplete batch, a socket overrun) is
  * reported through ops->lost, and the state is not trusted again until a
- * keyframe has rebuilt it.
+ * keyframe has rebuilt it.  A sample counts as lost when a message that
+ * held a piece of it is missing; at a part boundary the pieces cannot
+ * tell whether a sample continues, so the sample just before a missing
+ * part, or the first just after it, counts too.  With one message per
+ * batch, each message the kernel drops costs exactly its batch's samples.
  */
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <linux/genetlink.h>
 
 #include <netlink/genl/ctrl.h>
@@ -42,7 +47,11 @@ struct kstat_sub {
 	int synced;			/* state rebuilt by a keyframe */
 	int overrun;			/* ENOBUFS not yet accounted for */
 	int in_batch;
-	int broken;			/* parts of this batch went missing */
+	int broken;			/* the next piece may continue a sample
+					 * whose start went missing
+					 */
+	int skipping;			/* ignore pieces of sample skip_seq */
+	uint64_t skip_seq;
 	uint64_t batch_seq;
 	uint32_t next_part, parts;
 
@@ -404,9 +413,18 @@ static int piece_start(struct kstat_sub *sub, const struct piece *p)
 {
 	if (sub->pending && p->seq == sub->s.seq)
 		return !sub->synced;
+	if (sub->skipping && p->seq == sub->skip_seq)
+		return 1;	/* more of the sample we gave up on */
 	sample_finish(sub);
 	if (sub->broken) {
-		/* its first pieces may be in a part we never got */
+		/*
+		 * The first piece of a part entered mid-batch: its sample
+		 * may have begun in a part we never got.  Only this one:
+		 * the samples after it in the part begin there.
+		 */
+		sub->broken = 0;
+		sub->skipping = 1;
+		sub->skip_seq = p->seq;
 		if (!sub->have_seq || p->seq >= sub->next_seq)
 			sample_skip(sub, p->seq);
 		return 1;
@@ -482,6 +500,7 @@ static void part_begin(struct kstat_sub *sub, uint64_t batch_seq,
 	if (!continues) {
 		pending_drop(sub);
 		sub->broken = part != 0;
+		sub->skipping = 0;
 	}
 	sub->in_batch = 1;
 	sub->batch_seq = batch_seq;
@@ -531,10 +550,10 @@ int kstat_sub_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh)
 			goto bad;
 	}
 	if (part + 1 == parts) {
-		if (!sub->broken)
-			sample_finish(sub);
+		sample_finish(sub);
 		sub->in_batch = 0;
 		sub->broken = 0;
+		sub->skipping = 0;
 	}
 	return 0;
 bad:
@@ -579,7 +598,7 @@ int kstat_subscribe(struct kstat_handle *h, const struct kstat_sub_ops *ops,
 		    void *arg, int rcvbuf, struct kstat_sub **subp)
 {
 	struct kstat_sub *sub;
-	int grp, err;
+	int grp, err, one = 1;
 
 	*subp = NULL;
 	sub = kstat_sub_alloc(ops, arg);
@@ -597,6 +616,14 @@ int kstat_subscribe(struct kstat_handle *h, const struct kstat_sub_ops *ops,
 	err = -EIO;
 	if (genl_connect(sub->sk) < 0)
 		goto fail;
+	/*
+	 * Without NETLINK_BROADCAST_ERROR the kernel's multicast reports
+	 * success even when it had to drop a message for this socket, and
+	 * the producer's delivery_failures would never count our overruns.
+	 * Old kernels without the option still work: ignore a failure.
+	 */
+	(void)setsockopt(nl_socket_get_fd(sub->sk), SOL_NETLINK,
+			 NETLINK_BROADCAST_ERROR, &one, sizeof(one));
 	if (nl_socket_set_buffer_size(sub->sk, rcvbuf > 0 ? rcvbuf :
 				      KSTAT_SUB_RCVBUF_DEFAULT, 0) < 0)
 		goto fail;

@@ -1,0 +1,220 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# tests/helpers/cli-garbage-table.sh - bad kstat command lines and what
+# each must do.  Not a test: sourced by tests/unit/test_cli_garbage (the
+# usage table on the host, where no module is needed: the CLI rejects
+# these before it connects) and tests/cli-garbage.sh (the kernel table in
+# the guest, with the module loaded: requests the kernel rejects).
+#
+# The caller sets KSTAT (the CLI), G_TMP (a scratch directory) and defines
+# garbage_fail MSG (report a failure).  `expect CODES ARGS...` runs
+# kstat ARGS and checks: no signal, an exit status among CODES ("1", "2"),
+# stderr starting with "kstat: ", and for a usage error nothing on stdout.
+# G_CHECKED counts the command lines checked.
+
+G_CHECKED=0
+G_LONG=$(printf 'x%.0s' {1..5000})
+G_BIN=$'\x01\x02\x7f\x80\xfe\xff\xc3\x28'
+G_LONGNUM=$(printf '9%.0s' {1..400})
+
+_g_short() {
+	local s=$1
+	((${#s} <= 200)) || s="${s:0:200}..."
+	printf "'%s'" "$s"
+}
+
+# _g_run ARGS...: kstat ARGS; G_RC, G_OUT, G_ERR.
+_g_run() {
+	G_RC=0
+	"$KSTAT" "$@" >"$G_TMP/out" 2>"$G_TMP/err" </dev/null || G_RC=$?
+	G_OUT=$(<"$G_TMP/out")
+	G_ERR=$(<"$G_TMP/err")
+}
+
+expect() {
+	local codes=$1 what
+	shift
+	_g_run "$@"
+	G_CHECKED=$((G_CHECKED + 1))
+	what="kstat $(_g_short "$*")"
+	if ((G_RC >= 128)); then
+		garbage_fail "$what: killed by signal $((G_RC - 128))"
+	elif [[ $codes != *"$G_RC"* ]]; then
+		garbage_fail "$what: expected exit $codes, got $G_RC; stderr: $(_g_short "$G_ERR")"
+	elif [[ $G_ERR != "kstat: "* ]]; then
+		garbage_fail "$what: stderr does not start with 'kstat: ': $(_g_short "$G_ERR")"
+	elif ((G_RC == 2)) && [[ -n $G_OUT ]]; then
+		garbage_fail "$what: usage error with output on stdout: $(_g_short "$G_OUT")"
+	fi
+}
+
+# expect_batch TEXT: a batch file holding TEXT fails with exit 1 and
+# "kstat: FILE:LINE: ...".
+expect_batch() {
+	printf '%s' "$1" >"$G_TMP/batch"
+	expect 1 -b "$G_TMP/batch"
+	[[ $G_ERR == "kstat: $G_TMP/batch:"* ]] ||
+		garbage_fail "batch $(_g_short "$1"): no FILE:LINE in $(_g_short "$G_ERR")"
+}
+
+# The CLI's own checks: exit 2 before any request (1 for a batch).
+cli_garbage_usage() {
+	local w o n r v
+	local -a objects
+
+	# Options.
+	expect 2 -x
+	expect 2 --nosuch
+	expect 2 --json=1
+	expect 2 --batch
+	expect 2 -b
+	expect 2 -j
+	expect 2 -j --
+	expect 2 -jx cpu
+	expect 2 -- ''
+	expect 2 ''
+	expect 2 ' '
+	expect 2 -
+	expect 2 "$G_LONG"
+	expect 2 "$G_BIN"
+	expect 2 -b - cpu show
+	expect 2 -b /nonexistent/batch
+	expect 2 -b ''
+
+	# Ambiguous prefixes (a unique one would run: only "help" here).
+	for w in c s i so st; do
+		expect 2 "$w" help
+		[[ $G_ERR == *ambiguous* ]] || garbage_fail "kstat $w: not ambiguous: $G_ERR"
+	done
+	expect 2 config s
+	expect 2 stats sh extra
+	expect 2 cpu sh 0 1
+
+	# Every object "kstat help" lists: unknown commands, garbage words.
+	mapfile -t objects < <("$KSTAT" help | awk '/^Objects:/ { on = 1; next } on && NF { print $1 }')
+	((${#objects[@]} >= 10)) || garbage_fail "kstat help lists only ${#objects[@]} objects"
+	for o in "${objects[@]}"; do
+		expect 2 "$o" help extra
+		expect 2 "$o" nosuchcommand
+		expect 2 "$o" "$G_LONG"
+		expect 2 "$o" "$G_BIN"
+		expect 2 "$o" ''
+	done
+
+	# Numbers: CPU ids, IRQ numbers and ranges.
+	for n in -1 +1 ' 1' '1 ' 1x 0x 0x1 abc '' 4294967296 18446744073709551616 \
+		"$G_LONGNUM" 1e3 1.5 '1,2' "$G_BIN"; do
+		expect 2 cpu show "$n"
+		expect 2 irq show "$n"
+		expect 2 irq show 1 "$n"
+		expect 2 irq show "$n-3"
+		expect 2 irq show "1-$n"
+	done
+	for r in - -- 1- -1 3-1 1--2 1-2-3 '1 -2' 0-8191,1 "$G_LONGNUM-1"; do
+		expect 2 irq show "$r"
+	done
+	expect 2 irq show 0-8191 9000
+	expect 2 irq show 0-4294967295 1
+	expect 2 cpu show total 1
+	expect 2 cpu show totally
+	expect 2 cpu show 4294967295
+	expect 2 softirq show percpu 1
+	expect 2 softirq show perc x
+
+	# /proc printers: no arguments, no JSON.
+	for o in stat interrupts softirqs; do
+		expect 2 "$o" show extra
+		expect 2 -j "$o"
+		expect 2 -p "$o" show
+	done
+
+	# watch and monitor: bad values (good ones would run until stopped).
+	for v in '' 0 -1 abc 1e999 nan inf -inf 0.001 86401 "$G_LONGNUM"; do
+		expect 2 watch interval "$v"
+		expect 2 watch cpu interval "$v"
+	done
+	for v in '' 0 -1 abc 4294967296 18446744073709551616 0x1; do
+		expect 2 watch count "$v"
+		expect 2 watch irq top "$v"
+		expect 2 monitor count "$v"
+		expect 2 monitor rcvbuf "$v"
+	done
+	for v in '' -1 abc 4294967296; do
+		expect 2 monitor delay "$v"
+	done
+	expect 2 watch interval
+	expect 2 watch cpu irq
+	expect 2 watch softirq count
+	expect 2 watch nosuch 1
+	expect 2 monitor count
+	expect 2 monitor count 1 rcvbuf
+	expect 2 monitor nosuch 1
+	expect 2 monitor count 1 nosuch 1
+
+	# config: malformed values (the kernel judges the ranges).
+	for v in '' -1 abc 0x10 4294967296 18446744073709551616 "$G_LONGNUM"; do
+		expect 2 config set interval "$v"
+		expect 2 config set batch "$v"
+		expect 2 config set keyframe "$v"
+	done
+	for v in '' ',' none cpu,none 'cpu irq' ',,' "$G_LONG" "$G_BIN" CPU; do
+		expect 2 config set sections "$v"
+	done
+	for v in '' yes 1 ON of "$G_BIN"; do
+		expect 2 config set percpu "$v"
+	done
+	expect 2 config set
+	expect 2 config set interval
+	expect 2 config set interval 100 batch
+	expect 2 config set nosuch 1
+	expect 2 config show extra
+	expect 2 stats extra
+
+	# Batch files: a garbage line stops the batch, exit 1 and FILE:LINE.
+	expect_batch $'cpu show "total\n'
+	expect_batch $'"\n'
+	expect_batch $'""\n'
+	expect_batch $'"" ""\n'
+	expect_batch $'nosuch\n'
+	expect_batch $'cpu show -1\n'
+	expect_batch $'cpu help\nirq show 3-1\n'
+	expect_batch "$(printf 'w %.0s' {1..65})"$'\n'
+	expect_batch "$G_LONG"$'\n'
+	expect_batch "$G_BIN"$'\n'
+	expect_batch "-b $G_TMP/batch"$'\n'
+	expect_batch $'-j cpu show\n'
+	expect_batch $'monitor count 0\n'
+	printf 'help\0 cpu show\n' >"$G_TMP/nul"	# binary, not a command
+	expect 1 -b "$G_TMP/nul"
+	[[ $G_ERR == "kstat: $G_TMP/nul:1: "* ]] ||
+		garbage_fail "a NUL byte in a batch line: $(_g_short "$G_ERR")"
+	{ printf x; head -c 4096 /dev/urandom | tr -d '\n'; printf '\n'; } >"$G_TMP/random"
+	expect 1 -b "$G_TMP/random"
+	expect 1 -b "$G_TMP"
+	"$KSTAT" -b - >"$G_TMP/out" 2>"$G_TMP/err" <<<"nosuch" && G_RC=0 || G_RC=$?
+	((G_RC == 1)) || garbage_fail "a garbage line on stdin: exit $G_RC"
+	[[ $(<"$G_TMP/err") == "kstat: <stdin>:1: "* ]] ||
+		garbage_fail "a garbage line on stdin: stderr $(_g_short "$(<"$G_TMP/err")")"
+	G_CHECKED=$((G_CHECKED + 1))
+}
+
+# What only the kernel can reject: exit 1 with its message.  Changes the
+# configuration only in ways the kernel refuses.
+cli_garbage_kernel() {
+	expect 1 cpu show 99999
+	expect 1 cpu show 2147483647
+	expect 1 irq show 999999
+	expect 1 irq show 4294967295
+	expect 1 -j irq show 4294967295 percpu
+	expect 1 config set interval 9
+	expect 1 config set interval 3600001
+	expect 1 config set interval 4294967295
+	expect 1 config set batch 0
+	expect 1 config set batch 65
+	expect 1 config set keyframe 0
+	expect 1 config set keyframe 3601
+	expect 1 config set interval 9 batch 1
+	expect_batch $'config set interval 9\n'
+	expect_batch $'cpu show total\nirq show 999999\n'
+}
