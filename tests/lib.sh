@@ -171,9 +171,10 @@ assert_exit() {
 }
 
 # wait_until SECS CMD...: retry CMD every 0.1 s until it succeeds; fail the
-# test after SECS seconds.
+# test after SECS seconds (times KSTAT_TIMEOUT_SCALE: make check-debug's
+# kernel is several times slower).
 wait_until() {
-	local end=$(( ${EPOCHREALTIME/./} + $1 * 1000000 ))
+	local end=$(( ${EPOCHREALTIME/./} + $1 * ${KSTAT_TIMEOUT_SCALE:-1} * 1000000 ))
 	shift
 	until "$@"; do
 		((${EPOCHREALTIME/./} < end)) || t_fail "timed out waiting for: $*"

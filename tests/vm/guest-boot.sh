@@ -4,8 +4,9 @@
 # Stage 2 of the kstat test guest: PID 1 after guest-init.sh has mounted
 # everything and switch_root'ed into the host's / (read-only over 9p).  Runs
 # what the host asked for in the results share (config: KSTAT_MODE=tests or
-# demo; tests.list) and powers off.  Whatever happens, it powers off: the
-# host must never wait on a guest that has nothing left to do.
+# demo, and for make check-debug GUEST_KSTAT_KO, GUEST_IRQSIM_KO and
+# KSTAT_KMEMLEAK; tests.list) and powers off.  Whatever happens, it powers
+# off: the host must never wait on a guest that has nothing left to do.
 #
 # Files it writes in the results share (the host's build/vm/results):
 #   status       "started", then "done <runner exit status>"
@@ -35,6 +36,20 @@ poweroff_now() {
 }
 trap poweroff_now EXIT
 
+# bind_module SRC DST: make check-debug's modules (built for the debug
+# kernel) take the place of the repository's, in the guest only, so the tests
+# load them by the usual paths ($KSTAT_KO, $IRQSIM_KO).
+bind_module() {
+	[[ -n $1 ]] || return 0
+	if [[ -f $1 && -f $2 ]] && mount --bind "$1" "$2"; then
+		log "$2 is $1"
+		return 0
+	fi
+	# The host reports this line as the reason the guest failed.
+	echo "kstat-guest: FATAL: cannot put $1 in place of $2"
+	return 1
+}
+
 main() {
 	local rc=0 mode
 	if [[ ! -w $RESULTS ]]; then
@@ -50,6 +65,8 @@ main() {
 	# shellcheck source=/dev/null
 	source "$RESULTS/config"
 	mode=${KSTAT_MODE:-tests}
+	bind_module "${GUEST_KSTAT_KO:-}" "$REPO/kernel/kstat.ko" || return
+	bind_module "${GUEST_IRQSIM_KO:-}" "$REPO/tests/irqsim/kstat_irqsim.ko" || return
 	log "stage 2, mode $mode"
 	echo "# guest $(< /proc/sys/kernel/osrelease), $(grep -c ^processor /proc/cpuinfo) CPUs, up after $(uptime)s" \
 		> "$RESULTS/runner.out"
@@ -62,7 +79,8 @@ main() {
 		;;
 	*)
 		mkdir -p "$RESULTS/logs"
-		tests/vm/guest-runner.sh --boot-scan --list "$RESULTS/tests.list" \
+		tests/vm/guest-runner.sh --boot-scan ${KSTAT_KMEMLEAK:+--kmemleak} \
+			--list "$RESULTS/tests.list" \
 			--logdir "$RESULTS/logs" --progress "$RESULTS/progress" \
 			2>&1 | tee -a "$RESULTS/runner.out"
 		rc=${PIPESTATUS[0]}

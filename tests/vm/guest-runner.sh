@@ -11,12 +11,18 @@
 #   --list FILE        read more tests from FILE, one per line
 #   --timeout SECS     default time limit per test (else $TEST_TIMEOUT, else
 #                      180); a "# timeout: N" line in a test's first 30
-#                      lines sets that test's own limit
+#                      lines sets that test's own limit.  Every limit is
+#                      multiplied by $KSTAT_TIMEOUT_SCALE (default 1; make
+#                      check-debug sets it for its slow kernel)
 #   --kill-grace SECS  SIGTERM -> SIGKILL delay on timeout (default 5)
 #   --logdir DIR       keep each test's output (.log) and kernel log (.dmesg)
 #   --progress FILE    write the name of the running test there (lets the
 #                      host tell which test a crashed guest was running)
 #   --boot-scan        first report kernel log problems since boot as <boot>
+#   --kmemleak         kmemleak (the kernel booted with kmemleak=on): clear
+#                      the suspects found before the first test; after the
+#                      last one, unload the modules, scan twice and report
+#                      any leak as a failed "<kmemleak>" (make check-debug)
 #
 # For each test it prints one line: "ok - T (1.2s)", "skip - T: reason" or
 # "not ok - T: reason" followed by the tail of the test's output, indented;
@@ -33,6 +39,8 @@ export LC_ALL=C		# predictable tools, and grep/awk regexes are much faster
 
 KSTAT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 DEFAULT_TIMEOUT=${TEST_TIMEOUT:-180}
+SCALE=${KSTAT_TIMEOUT_SCALE:-1}
+[[ $SCALE =~ ^[1-9][0-9]*$ ]] || { echo "guest-runner: KSTAT_TIMEOUT_SCALE=$SCALE is not a positive integer" >&2; exit 2; }
 KILL_GRACE=5
 TAIL_LINES=40
 
@@ -49,7 +57,8 @@ KLOG_BAD+='|Call Trace:'
 KLOG_BAD+='|refcount_t:'
 KLOG_BAD+='|possible (circular|recursive) locking|inconsistent lock state'
 KLOG_BAD+='|INFO: (possible|inconsistent|trying to register|task .* blocked for more than)'
-KLOG_BAD+='|DEBUG_LOCKS_WARN_ON|lockdep'
+# lockdep's own messages, not the boot banner "RCU lockdep checking is enabled".
+KLOG_BAD+='|DEBUG_LOCKS_WARN_ON|lockdep(:| bfs| is turned off)|needs lockdep annotation'
 KLOG_BAD+='|kmemleak: .*suspected memory leak|unreferenced object 0x'
 KLOG_BAD+='|soft lockup|hard LOCKUP|self-detected stall|rcu_(sched|preempt) detected stalls'
 KLOG_BAD+='|list_(add|del) corruption|Kernel panic'
@@ -59,7 +68,9 @@ KLOG_BAD+='|list_(add|del) corruption|Kernel panic'
 TAINT_BAD_MASK=$(( (1 << 5) | (1 << 7) | (1 << 9) | (1 << 14) ))
 
 PASSED=0 FAILED=0 SKIPPED=0
-LOGDIR='' PROGRESS='' BOOT_SCAN=0 SLEEP_FD='' NTEST=0
+LOGDIR='' PROGRESS='' BOOT_SCAN=0 KMEMLEAK=0 SLEEP_FD='' NTEST=0
+KMEMLEAK_FILE=/sys/kernel/debug/kmemleak
+PANIC_ON_WARN=/proc/sys/kernel/panic_on_warn
 declare -a TESTS=()
 declare -A MODS_BEFORE=()
 KSTAT_WANTED=0		# kstat loaded fine at start: keep it loaded
@@ -78,7 +89,9 @@ now_us() { local t=${EPOCHREALTIME/./}; echo "$((10#$t))"; }
 #       outside its own begin/end markers: this runner still fails the test
 #       on the warning, but a runner further out (tests/harness.sh runs this
 #       script inside a test) skips the bracketed region when it scans the
-#       kernel log of its own test.
+#       kernel log of its own test.  If the kernel panics on warnings
+#       (panic_on_warn=1, as in make check-debug), the test runs with that
+#       off: the kernel log scan still sees its warning.
 read_headers() {
 	local line n=0
 	LIMIT=$DEFAULT_TIMEOUT EXPECT_WARN=0
@@ -89,6 +102,7 @@ read_headers() {
 			EXPECT_WARN=1
 		fi
 	done < "$1"
+	LIMIT=$((LIMIT * SCALE))
 }
 
 # ---------------------------------------------------------------------------
@@ -309,14 +323,20 @@ run_test() {
 	mkdir -m 0700 "$tdir"
 	taint0=$(< /proc/sys/kernel/tainted)
 
-	if ((EXPECT_WARN)); then kmsg "expected-warn begin $name"; fi
+	if ((EXPECT_WARN)); then
+		kmsg "expected-warn begin $name"
+		no_panic_on_warn "$name"
+	fi
 	kmsg "begin $name"
 	start=$(now_us)
 	TEST_NAME=$name TMPDIR=$tdir run_limited "$LIMIT" "$log" "$name"
 	secs=$(( ($(now_us) - start + 50000) / 100000 ))
 	restore_modules >> "$log" 2>&1
 	kmsg "end $name"
-	if ((EXPECT_WARN)); then kmsg "expected-warn end $name"; fi
+	if ((EXPECT_WARN)); then
+		restore_panic_on_warn
+		kmsg "expected-warn end $name"
+	fi
 	taint1=$(< /proc/sys/kernel/tainted)
 	rm -rf "$tdir"
 
@@ -343,6 +363,67 @@ run_test() {
 		report skip "$name" "${reason:-no reason given}"
 	else
 		report ok "$name" "$((secs / 10)).$((secs % 10))s"
+	fi
+}
+
+# no_panic_on_warn NAME: turn panic_on_warn off for NAME, a test that warns
+# on purpose; restore_panic_on_warn puts it back.
+no_panic_on_warn() {
+	SAVED_PANIC_ON_WARN=0
+	[[ -r $PANIC_ON_WARN ]] || return 0
+	SAVED_PANIC_ON_WARN=$(< "$PANIC_ON_WARN")
+	if [[ $SAVED_PANIC_ON_WARN != 0 ]]; then
+		kmsg "panic_on_warn off for $1 (it expects a kernel warning)"
+		echo 0 > "$PANIC_ON_WARN"
+	fi
+}
+
+restore_panic_on_warn() {
+	if [[ $SAVED_PANIC_ON_WARN != 0 ]]; then
+		echo "$SAVED_PANIC_ON_WARN" > "$PANIC_ON_WARN"
+		kmsg "panic_on_warn back to $SAVED_PANIC_ON_WARN"
+	fi
+}
+
+# kmemleak_start: forget the suspects kmemleak finds now (boot-time
+# objects, not kstat's: the tests have not run yet) and say how many.
+kmemleak_start() {
+	local n start
+	[[ -z $PROGRESS ]] || echo "running <kmemleak>" > "$PROGRESS"
+	start=$(now_us)
+	if ! echo scan 2> /dev/null > "$KMEMLEAK_FILE"; then
+		report fail "<kmemleak>" "$KMEMLEAK_FILE is not usable (boot with kmemleak=on, CONFIG_DEBUG_KMEMLEAK)"
+		KMEMLEAK=0
+		return 0
+	fi
+	n=$(grep -c '^unreferenced object' "$KMEMLEAK_FILE" || true)
+	echo clear > "$KMEMLEAK_FILE"
+	[[ -z $PROGRESS ]] || echo "finished <kmemleak>" > "$PROGRESS"
+	say "# kmemleak: on; ${n:-0} suspects from before the tests cleared ($(( ($(now_us) - start) / 1000000 ))s)"
+}
+
+# kmemleak_end: after the tests, with the test modules and kstat unloaded
+# (what only they referenced becomes unreferenced), scan twice some seconds
+# apart (kmemleak reports objects older than 5 s, unreferenced in a scan)
+# and fail on any suspect.
+kmemleak_end() {
+	local m log=$LOGDIR/kmemleak.log n start
+	[[ -z $PROGRESS ]] || echo "running <kmemleak>" > "$PROGRESS"
+	start=$(now_us)
+	for m in $(loaded_modules); do
+		[[ $m == kstat || -z ${MODS_BEFORE[$m]:-} ]] || continue
+		rmmod "$m" || say "# kmemleak: could not unload $m"
+	done
+	echo scan > "$KMEMLEAK_FILE"
+	read -r -t 10 -u "$SLEEP_FD" || true
+	echo scan > "$KMEMLEAK_FILE"
+	cat "$KMEMLEAK_FILE" > "$log"
+	n=$(grep -c '^unreferenced object' "$log" || true)
+	if ((n == 0)); then
+		report ok "<kmemleak>" "no leaks, $(( ($(now_us) - start) / 1000000 ))s"
+	else
+		head -n "$TAIL_LINES" "$log" > "$log.head"
+		report fail "<kmemleak>" "$n suspected memory leaks (all in ${log##*/})" "$log.head"
 	fi
 }
 
@@ -401,6 +482,7 @@ main() {
 		--logdir) LOGDIR=$2; shift 2 ;;
 		--progress) PROGRESS=$2; shift 2 ;;
 		--boot-scan) BOOT_SCAN=1; shift ;;
+		--kmemleak) KMEMLEAK=1; shift ;;
 		-h|--help) usage ;;
 		-*) echo "guest-runner: unknown option $1" >&2; usage ;;
 		*) TESTS+=("$1"); shift ;;
@@ -411,7 +493,7 @@ main() {
 	case $mode in
 	limits)
 		for t in "${TESTS[@]}"; do
-			LIMIT=$DEFAULT_TIMEOUT
+			LIMIT=$((DEFAULT_TIMEOUT * SCALE))
 			[[ ! -f $t ]] || read_headers "$t"
 			echo "$LIMIT $t"
 		done
@@ -430,9 +512,11 @@ main() {
 	export_env
 	setup_modules
 	if ((BOOT_SCAN)); then boot_scan; fi
+	if ((KMEMLEAK)); then kmemleak_start; fi
 	for t in "${TESTS[@]}"; do
 		run_test "$t"
 	done
+	if ((KMEMLEAK)); then kmemleak_end; fi
 	[[ -z $PROGRESS ]] || echo "finished" > "$PROGRESS"
 	say "$PASSED passed, $FAILED failed, $SKIPPED skipped"
 	((FAILED == 0))

@@ -12,10 +12,17 @@
 #   MODDIR   its modules (default /lib/modules/<version of KERNEL>)
 #   SMP      guest CPUs (default 2); memory is 2G, 4G from 8 CPUs on
 #   ACCEL    tcg (default) or kvm
+#   QEMU_MACHINE  QEMU machine type (default QEMU's, pc; check-debug: q35)
 #   KSTAT_APPEND  more kernel command line (e.g. "kmemleak=on")
+#   GUEST_KSTAT_KO, GUEST_IRQSIM_KO  modules the guest uses instead of the
+#            repository's kernel/kstat.ko and tests/irqsim/kstat_irqsim.ko
+#            (bind-mounted over them in the guest; make check-debug)
+#   KSTAT_KMEMLEAK=1  kmemleak scans around the tests (needs kmemleak=on)
 #   RUNNER_TRACE=1  bash xtrace of the guest runner, with timestamps, in
 #                 results/trace (to see where time goes)
 #   TEST_TIMEOUT  default per-test time limit in seconds (180)
+#   KSTAT_TIMEOUT_SCALE  multiply every test's limit (and the margins) by
+#                 this integer, in the guest too (make check-debug)
 #   KSTAT_VMDIR   where the initramfs, console.log and results go
 #                 (default build/vm; a second run in the same one waits)
 #
@@ -35,7 +42,7 @@ CONSOLE=$VMDIR/console.log
 RUNNER=$REPO/tests/vm/guest-runner.sh
 
 BOOT_MARGIN=${BOOT_MARGIN:-240}	# seconds for boot + power off under TCG
-PER_TEST_MARGIN=20		# kill grace, module reload, kernel log scan
+PER_TEST_MARGIN=$((20 * ${KSTAT_TIMEOUT_SCALE:-1}))	# kill grace, module reload, log scan
 DEMO_LIMIT=600
 
 say() { echo "run-guest: $*" >&2; }
@@ -70,11 +77,11 @@ pick_kernel() {
 # warn_vermagic: kstat.ko built for another kernel will not load; say so
 # early rather than let every test fail with a cryptic insmod error.
 warn_vermagic() {
-	local ko=$REPO/kernel/kstat.ko magic
+	local ko=${GUEST_KSTAT_KO:-$REPO/kernel/kstat.ko} magic
 	[[ -f $ko ]] || return 0
 	magic=$(modinfo -F vermagic "$ko" 2>/dev/null | awk '{ print $1 }')
 	if [[ -n $magic && $magic != "$GUEST_KVER" ]]; then
-		say "warning: kernel/kstat.ko is built for $magic, the guest runs $GUEST_KVER"
+		say "warning: ${ko#"$REPO"/} is built for $magic, the guest runs $GUEST_KVER"
 	fi
 }
 
@@ -89,7 +96,9 @@ qemu_cmd() {
 	fi
 	local append="console=ttyS0 panic=-1 loglevel=4 printk.devkmsg=on"
 	append+=" log_buf_len=8M rdinit=/init kstatvm.repo=$REPO ${KSTAT_APPEND:-}"
-	printf '%s\n' qemu-system-x86_64 -accel "$accel" -cpu "$cpu" \
+	local -a machine=()
+	[[ -z ${QEMU_MACHINE:-} ]] || machine=(-machine "$QEMU_MACHINE")
+	printf '%s\n' qemu-system-x86_64 "${machine[@]}" -accel "$accel" -cpu "$cpu" \
 		-smp "$smp" -m "$mem" -nographic -no-reboot -nodefaults \
 		-serial stdio -monitor none -nic none \
 		-kernel "$KERNEL" -initrd "$1" -append "$append" \
@@ -122,7 +131,7 @@ watch_guest() {
 			last=$progress
 			if [[ $progress == running\ * ]]; then
 				t=${progress#running }
-				allowed=$((${LIMIT_OF[$t]:-${TEST_TIMEOUT:-180}} + PER_TEST_MARGIN))
+				allowed=$((${LIMIT_OF[$t]:-$((${TEST_TIMEOUT:-180} * ${KSTAT_TIMEOUT_SCALE:-1}))} + PER_TEST_MARGIN))
 			else
 				allowed=$BOOT_MARGIN
 			fi
@@ -147,7 +156,11 @@ prepare_results() {
 		echo "KSTAT_MODE=$mode"
 		echo "export KSTAT_GUEST_KVER=$GUEST_KVER"
 		[[ -z ${TEST_TIMEOUT:-} ]] || echo "export TEST_TIMEOUT=$TEST_TIMEOUT"
+		[[ -z ${KSTAT_TIMEOUT_SCALE:-} ]] || echo "export KSTAT_TIMEOUT_SCALE=$KSTAT_TIMEOUT_SCALE"
 		[[ -z ${RUNNER_TRACE:-} ]] || echo "export RUNNER_TRACE=/run/kstat-results/trace"
+		[[ -z ${GUEST_KSTAT_KO:-} ]] || echo "GUEST_KSTAT_KO=$GUEST_KSTAT_KO"
+		[[ -z ${GUEST_IRQSIM_KO:-} ]] || echo "GUEST_IRQSIM_KO=$GUEST_IRQSIM_KO"
+		[[ ${KSTAT_KMEMLEAK:-0} == 0 ]] || echo "KSTAT_KMEMLEAK=1"
 	} > "$RESULTS/config"
 	printf '%s\n' "$@" > "$RESULTS/tests.list"
 	echo "${KSTAT_RUN_ID:-}" > "$RESULTS/run-id"
@@ -181,7 +194,7 @@ main() {
 		case $1 in
 		--demo) mode=demo; shift ;;
 		--timeout) export TEST_TIMEOUT=$2; shift 2 ;;
-		-h|--help) sed -n '4,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+		-h|--help) sed -n '4,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 		-*) die "unknown option $1" ;;
 		*) tests+=("$1"); shift ;;
 		esac
@@ -190,6 +203,9 @@ main() {
 	command -v qemu-system-x86_64 > /dev/null ||
 		die "qemu-system-x86_64 not found (run scripts/install-deps.sh)"
 	pick_kernel
+	for t in "${GUEST_KSTAT_KO:-}" "${GUEST_IRQSIM_KO:-}"; do
+		[[ -z $t || -f $t ]] || die "$t does not exist"
+	done
 	warn_vermagic
 	mkdir -p "$VMDIR"
 
