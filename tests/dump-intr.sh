@@ -6,8 +6,11 @@
 source tests/lib.sh
 
 # Allocate and free 256 descriptors, over and over, beside the dumps.
-( set +e; trap - ERR EXIT
-  while :; do insmod "$IRQSIM_KO" irqs=256; rmmod kstat_irqsim; done ) >/dev/null 2>&1 &
+# SIGTERM ends the loop only after the running insmod/rmmod is done, so
+# none is left behind racing unload_sim.
+( set +e; trap - ERR EXIT; stop=0; trap 'stop=1' TERM
+  while ((!stop)); do insmod "$IRQSIM_KO" irqs=256; rmmod kstat_irqsim; done
+) >/dev/null 2>&1 &
 churn=$!
 stop_churn() { kill $churn; wait $churn 2>/dev/null || true; }
 unload_sim() { ! irqsim_loaded || irqsim_unload; }
