@@ -92,6 +92,41 @@ assert_eq '[]' "$bad" "exported counters outside their GET brackets"
 assert_eq $((ncpu * 8)) "$nseries" "kstat_cpu_seconds_total series (8 modes x $ncpu CPUs)"
 t_log "brackets hold: $ncpu CPUs, $nsirq softirq vectors"
 
+# The same counters as `kstat stat` shows them (/proc/stat's format, in
+# USER_HZ ticks): every per-CPU time and the intr total of one scrape lie
+# between a `kstat stat` before and one after it.
+stat0=$("$KSTAT" stat)
+scraped=$(fetch)
+stat1=$("$KSTAT" stat)
+hz=$(getconf CLK_TCK)
+bad=$(awk -v hz="$hz" '
+	FNR == 1 { file++ }
+	file < 3 && /^cpu[0-9]/ {
+		split("user nice system idle iowait irq softirq steal", m, " ")
+		for (i = 1; i <= 8; i++) v[file, substr($1, 4), m[i]] = $(i + 1)
+		next
+	}
+	file < 3 && $1 == "intr" { intr[file] = $2; next }
+	file == 3 && /^kstat_cpu_seconds_total[{]/ {
+		match($0, /cpu="[0-9]+"/); c = substr($0, RSTART + 5, RLENGTH - 6)
+		match($0, /mode="[a-z]+"/); md = substr($0, RSTART + 6, RLENGTH - 7)
+		split($2, p, ".")	# seconds.nanoseconds, exactly
+		t = int((p[1] * 1e9 + p[2]) / (1e9 / hz)); n++
+		if (t < v[1, c, md] || t > v[2, c, md])
+			printf "cpu%s %s: %s <= %s <= %s\n", c, md, v[1, c, md], t, v[2, c, md]
+	}
+	file == 3 && $1 == "kstat_intr_total" {
+		seen = 1
+		if ($2 < intr[1] || $2 > intr[2])
+			printf "intr: %s <= %s <= %s\n", intr[1], $2, intr[2]
+	}
+	END {
+		if (!n) print "no kstat_cpu_seconds_total series"
+		if (!seen) print "no kstat_intr_total"
+	}' <(echo "$stat0") <(echo "$stat1") <(echo "$scraped"))
+assert_eq '' "$bad" "exported counters outside their kstat stat brackets"
+t_log "kstat stat brackets hold (USER_HZ $hz)"
+
 code() { curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$@"; }
 assert_eq 404 "$(code "http://127.0.0.1:$PORT/")" "status of /"
 assert_eq 404 "$(code "http://127.0.0.1:$PORT/metricsx")" "status of /metricsx"
