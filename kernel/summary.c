@@ -595,12 +595,25 @@ void kstat_summary_get_config(struct kstat_config *cfg)
 	mutex_unlock(&kstat_summary_lock);
 }
 
-/* Takes effect from the next sample on, which announces it. */
+/*
+ * Takes effect from the next sample on, which announces it.  That sample
+ * comes within the new interval: a tick the old, longer interval set
+ * (up to an hour away) is brought forward, else summaries would stall
+ * until then, and SUBSCRIBE, seeing the producer running, could not help.
+ */
 void kstat_summary_set_config(const struct kstat_config *cfg)
 {
+	unsigned long due;
+
 	mutex_lock(&kstat_summary_lock);
 	kstat_cfg = *cfg;
 	kstat_cfg_changed = true;
+	due = jiffies + msecs_to_jiffies(cfg->interval_ms);
+	if (kstat_prod && !kstat_shutdown &&
+	    time_before(due, kstat_prod->next_tick)) {
+		kstat_prod->next_tick = due;
+		mod_delayed_work(system_wq, &kstat_work, due - jiffies);
+	}
 	mutex_unlock(&kstat_summary_lock);
 }
 
