@@ -12,8 +12,10 @@
 #include <linux/cpumask.h>
 #include <linux/interrupt.h>
 #include <linux/mm.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
+#include <net/net_namespace.h>
 
 #include "kstat.h"
 
@@ -959,6 +961,10 @@ static int kstat_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return kstat_reply_send(msg, hdr, info, kstat_stats_fill(msg, &st));
 }
 
+/*
+ * Not privileged: the producer is shared, its rate is what CONFIG_SET
+ * (CAP_NET_ADMIN) allows, and it stops once the group is empty.
+ */
 static int kstat_nl_subscribe_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	int err = kstat_summary_kick();
@@ -1051,13 +1057,52 @@ struct sk_buff *kstat_summary_msg_new(size_t size, void **hdr)
 	return skb;
 }
 
-/* Consumes @skb.  Only the initial namespace's listeners get summaries. */
-int kstat_summary_multicast(struct sk_buff *skb, gfp_t gfp)
+/* Consumes @skb; 0, or -ENOBUFS when some listener missed it. */
+static int kstat_multicast_one(struct net *net, struct sk_buff *skb,
+			       gfp_t gfp)
 {
-	return genlmsg_multicast(&kstat_family, skb, 0, KSTAT_MCGRP_SUMMARY,
-				 gfp);
+	int err;
+
+	if (!skb)
+		return -ENOBUFS;
+	err = genlmsg_multicast_netns(&kstat_family, net, skb, 0,
+				      KSTAT_MCGRP_SUMMARY, gfp);
+	return err && err != -ESRCH ? -ENOBUFS : 0;
 }
 
+/*
+ * Consumes @skb.  The counters are host-wide, like /proc/stat, so the
+ * summary goes to every network namespace: one copy each, delivered
+ * independently, so that a full receive queue in one namespace costs
+ * the others nothing (genlmsg_multicast_allns() stops at the first
+ * error).  Which namespaces have listeners is not known (see below), so
+ * each gets a clone.  Runs under rcu_read_lock(), so @gfp must not
+ * sleep.  A net on the list stays usable until rcu_read_unlock():
+ * cleanup_net() unlists it and waits for a grace period before tearing
+ * it down.
+ */
+int kstat_summary_multicast(struct sk_buff *skb, gfp_t gfp)
+{
+	struct net *net, *prev = NULL;
+	int err = 0;
+
+	rcu_read_lock();
+	for_each_net_rcu(net) {
+		if (prev)
+			err = kstat_multicast_one(prev, skb_clone(skb, gfp),
+						  gfp) ?: err;
+		prev = net;
+	}
+	err = kstat_multicast_one(prev, skb, gfp) ?: err;
+	rcu_read_unlock();
+	return err;
+}
+
+/*
+ * Does the "summary" group have a listener?  Netlink keeps one listener
+ * mask per protocol, shared by all network namespaces, so this is true
+ * when any namespace listens: the producer runs while anyone does.
+ */
 bool kstat_summary_has_listeners(void)
 {
 	return genl_has_listeners(&kstat_family, &init_net,

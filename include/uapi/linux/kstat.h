@@ -11,8 +11,25 @@
  * are validated strictly: reserved genl header bytes must be zero, unknown
  * attributes and unknown nlmsg flags are rejected, every attribute has an
  * exact type and length, and every rejection carries an extended-ACK message
- * (set NETLINK_EXT_ACK on the socket to read it).  Anyone may read: the
- * same counters are world-readable in /proc.
+ * (set NETLINK_EXT_ACK on the socket to read it).
+ *
+ * Privilege and namespaces
+ * ========================
+ * Reading needs no privilege: every GET (do and dump), CONFIG_GET,
+ * STATS_GET, joining "summary" and SUBSCRIBE work for any user, since the
+ * same counters are world-readable in /proc/stat, /proc/interrupts and
+ * /proc/softirqs.  SUBSCRIBE only starts the one shared producer, at the
+ * rate the administrator configured, and the producer stops by itself
+ * once nobody listens.  CONFIG_SET, the one change of state, needs
+ * CAP_NET_ADMIN in the initial user namespace (GENL_ADMIN_PERM): the
+ * configuration is host-wide, so root of a user namespace (a container)
+ * gets EPERM.
+ *
+ * The family exists in every network namespace.  The counters are
+ * host-wide, as in /proc/stat, which no namespace virtualises: every
+ * namespace reads the same numbers, and summaries are multicast in every
+ * network namespace (the same samples, the same sequence numbers
+ * everywhere).
  *
  * Units
  * =====
@@ -79,20 +96,23 @@
  *   do:    KSTAT_A_CONFIG (required) with the fields to change; the others
  *          keep their value.  Interval below KSTAT_INTERVAL_MIN_MS: EINVAL
  *          "interval below the 10 ms minimum"; empty section set: EINVAL.
- *          Applies from the next sample on; that sample carries
- *          KSTAT_A_SAMPLE_CONFIG to announce it.
+ *          Applies from the next sample on, which comes within the new
+ *          interval; that sample carries KSTAT_A_SAMPLE_CONFIG to
+ *          announce it.
  *
  * KSTAT_CMD_STATS_GET
  *   do:    no attributes.  Reply: KSTAT_A_STATS, the producer's telemetry.
  *
  * KSTAT_CMD_SUBSCRIBE
  *   do:    no attributes.  Starts the summary producer if the "summary"
- *          group has listeners in the initial network namespace (join it
- *          first: generic netlink on 6.1 tells a family nothing of joins).
- *          ENOTCONN when the group is empty.  Idempotent.  The producer
- *          stops by itself at the first tick that finds the group empty.
+ *          group has listeners (join it first: generic netlink on 6.1
+ *          tells a family nothing of joins).  ENOTCONN when the group is
+ *          empty.  Idempotent.  No privilege needed.  The producer stops
+ *          by itself at the first tick that finds the group empty.
+ *          Netlink keeps one listener set per protocol, not per network
+ *          namespace: "empty" means no listener in any namespace.
  *
- * KSTAT_CMD_SUMMARY_NTF (multicast to "summary", initial netns only)
+ * KSTAT_CMD_SUMMARY_NTF (multicast to "summary", in every network namespace)
  *   Every config batch samples, one notification: a batch of samples,
  *   split over several messages when large.  Each message carries
  *   KSTAT_A_BATCH_SEQ (the seq of the batch's first sample), KSTAT_A_PART
