@@ -12,7 +12,16 @@ source tests/lib.sh
   while ((!stop)); do insmod "$IRQSIM_KO" irqs=256; rmmod kstat_irqsim; done
 ) >/dev/null 2>&1 &
 churn=$!
-stop_churn() { kill $churn; wait $churn 2>/dev/null || true; }
+# Cleanups run in subshells, where 'wait' cannot wait for $churn: poll.
+stop_churn() {
+	kill "$churn" 2>/dev/null || return 0
+	local i
+	for ((i = 0; i < 600; i++)); do	# at most 30 s
+		kill -0 "$churn" 2>/dev/null || return 0
+		sleep 0.05
+	done
+	t_fail "the churn loop did not stop"
+}
 unload_sim() { ! irqsim_loaded || irqsim_unload; }
 t_cleanup unload_sim
 t_cleanup stop_churn
