@@ -603,16 +603,17 @@ void kstat_summary_get_config(struct kstat_config *cfg)
  */
 void kstat_summary_set_config(const struct kstat_config *cfg)
 {
-	unsigned long due;
+	unsigned long delay, due;
 
 	mutex_lock(&kstat_summary_lock);
 	kstat_cfg = *cfg;
 	kstat_cfg_changed = true;
-	due = jiffies + msecs_to_jiffies(cfg->interval_ms);
+	delay = msecs_to_jiffies(cfg->interval_ms);
+	due = jiffies + delay;
 	if (kstat_prod && !kstat_shutdown &&
 	    time_before(due, kstat_prod->next_tick)) {
 		kstat_prod->next_tick = due;
-		mod_delayed_work(system_wq, &kstat_work, due - jiffies);
+		mod_delayed_work(system_wq, &kstat_work, delay);
 	}
 	mutex_unlock(&kstat_summary_lock);
 }
