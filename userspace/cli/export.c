@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "irqlabels.h"
 #include "kstat.h"
 
 #define MAX_CONNS	256		/* clients served at once */
@@ -299,87 +300,19 @@ static void snap_free(struct snap *n)
 	free(n->arch);
 }
 
-/* ---- IRQ labels, from a dump with metadata ---- */
-
-struct irq_meta {
-	char *chip;
-	char *type;
-	char *actions;		/* comma-separated */
-	char hwirq[24];		/* decimal, or "" without a domain */
-};
+/* ---- IRQ labels, reloaded when the IRQ set changes ---- */
 
 struct meta {
-	struct irq_meta *v;	/* by IRQ number */
-	size_t nr;
+	struct irq_labels labels;
 	bool loaded;
 	uint32_t generation;	/* of the sample that asked for them */
 };
 
-static void meta_free(struct meta *m)
-{
-	size_t i;
-
-	for (i = 0; i < m->nr; i++) {
-		free(m->v[i].chip);
-		free(m->v[i].type);
-		free(m->v[i].actions);
-	}
-	free(m->v);
-	m->v = NULL;
-	m->nr = 0;
-}
-
-static char *join_actions(const struct kstat_irq *q)
-{
-	size_t i, len = 1;
-	char *s;
-
-	for (i = 0; i < q->nr_actions; i++)
-		len += strlen(q->actions[i]) + 1;
-	s = calloc(1, len);
-	for (i = 0; s && i < q->nr_actions; i++) {
-		if (i)
-			strcat(s, ",");
-		strcat(s, q->actions[i]);
-	}
-	return s;
-}
-
-/* As the "type" of kstat irq show: the flow handler, else the trigger. */
-static void meta_set(struct irq_meta *m, const struct kstat_irq *q)
-{
-	const char *type = q->name && *q->name ? q->name :
-			   q->level ? "level" : "edge";
-
-	m->chip = strdup(q->chip ? q->chip : "");
-	m->type = strdup(type);
-	m->actions = join_actions(q);
-	if (q->has_hwirq)
-		snprintf(m->hwirq, sizeof(m->hwirq), "%" PRIu64, q->hwirq);
-}
-
 /* Failure keeps the old labels; the next sample tries again. */
 static bool meta_load(struct meta *m, uint32_t generation)
 {
-	struct kstat_filter f = KSTAT_FILTER_INIT;
-	struct kstat_handle *h = kstat_handle();
-	struct kstat_irq_list *l;
-	size_t i, max = 0;
-
-	f.flags = KSTAT_F_META;
-	if (!h || kstat_irq_list_get(h, &f, &l))
+	if (irq_labels_load(&m->labels))
 		return false;
-	meta_free(m);
-	for (i = 0; i < l->nr; i++)
-		if (l->irqs[i].irq >= max)
-			max = (size_t)l->irqs[i].irq + 1;
-	m->v = calloc(max ? max : 1, sizeof(*m->v));
-	if (m->v) {
-		m->nr = max;
-		for (i = 0; i < l->nr; i++)
-			meta_set(&m->v[l->irqs[i].irq], &l->irqs[i]);
-	}
-	kstat_irq_list_free(l);
 	m->loaded = true;
 	m->generation = generation;
 	return true;
@@ -487,10 +420,10 @@ static void render_cpus(struct buf *b, const struct snap *n)
 	}
 }
 
-static void irq_labels(struct buf *b, const struct meta *m, uint32_t irq)
+static void put_irq_labels(struct buf *b, const struct meta *m, uint32_t irq)
 {
-	static const struct irq_meta none = { .hwirq = "" };
-	const struct irq_meta *q = irq < m->nr ? &m->v[irq] : &none;
+	static const struct irq_label none = { .hwirq = "" };
+	const struct irq_label *q = irq_label(&m->labels, irq) ?: &none;
 
 	buf_printf(b, "{irq=\"%u\",chip=\"", irq);
 	buf_label(b, q->chip);
@@ -524,7 +457,7 @@ static void render_irqs(struct buf *b, const struct snap *n,
 	       "Interrupts per IRQ, all CPUs together.");
 	for (i = 0; i < n->nr_irqs; i++) {
 		buf_write(b, "kstat_interrupts_total", 22);
-		irq_labels(b, m, n->irqs[i].irq);
+		put_irq_labels(b, m, n->irqs[i].irq);
 		buf_printf(b, " %" PRIu64 "\n", n->irqs[i].count);
 	}
 	if (n->cfg.percpu)
@@ -1085,7 +1018,7 @@ static void export_cleanup(struct exporter *ex)
 	if (ex->lfd >= 0)
 		close(ex->lfd);
 	snap_free(&ex->snap);
-	meta_free(&ex->meta);
+	irq_labels_free(&ex->meta.labels);
 	buf_free(&ex->data);
 	buf_free(&ex->body);
 }

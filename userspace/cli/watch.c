@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "irqlabels.h"
 #include "json_print.h"
 #include "kstat.h"
 
@@ -37,11 +38,6 @@ struct baseline {
 	uint64_t softirq[32];
 };
 
-struct irq_name {
-	char *chip;
-	char *actions;
-};
-
 struct watch {
 	enum watch_what what;
 	uint64_t interval_ns;
@@ -50,67 +46,8 @@ struct watch {
 	bool done;
 	struct baseline base;
 	uint32_t generation;		/* of the names below */
-	struct irq_name *names;		/* by IRQ number */
-	size_t nr_names;
+	struct irq_labels names;
 };
-
-/* ---- IRQ names, from one GET with metadata ---- */
-
-static void names_free(struct watch *w)
-{
-	size_t i;
-
-	for (i = 0; i < w->nr_names; i++) {
-		free(w->names[i].chip);
-		free(w->names[i].actions);
-	}
-	free(w->names);
-	w->names = NULL;
-	w->nr_names = 0;
-}
-
-static char *join_actions(const struct kstat_irq *q)
-{
-	size_t i, len = 1;
-	char *s;
-
-	for (i = 0; i < q->nr_actions; i++)
-		len += strlen(q->actions[i]) + 1;
-	s = calloc(1, len);
-	for (i = 0; s && i < q->nr_actions; i++) {
-		if (i)
-			strcat(s, ",");
-		strcat(s, q->actions[i]);
-	}
-	return s;
-}
-
-static void names_load(struct watch *w)
-{
-	struct kstat_filter f = KSTAT_FILTER_INIT;
-	struct kstat_handle *h = kstat_handle();
-	struct kstat_irq_list *l;
-	size_t i, max = 0;
-
-	names_free(w);
-	f.flags = KSTAT_F_META;
-	if (!h || kstat_irq_list_get(h, &f, &l))
-		return;		/* rates still print, without names */
-	for (i = 0; i < l->nr; i++)
-		if (l->irqs[i].irq >= max)
-			max = l->irqs[i].irq + 1;
-	w->names = calloc(max ? max : 1, sizeof(*w->names));
-	if (w->names) {
-		w->nr_names = max;
-		for (i = 0; i < l->nr; i++) {
-			struct irq_name *n = &w->names[l->irqs[i].irq];
-
-			n->chip = l->irqs[i].chip ? strdup(l->irqs[i].chip) : NULL;
-			n->actions = join_actions(&l->irqs[i]);
-		}
-	}
-	kstat_irq_list_free(l);
-}
 
 /* ---- baseline ---- */
 
@@ -216,7 +153,7 @@ static void print_irq_rates(const struct watch *w, const struct kstat_sample *s,
 {
 	const struct baseline *b = &w->base;
 	struct irq_rate *r = calloc(s->nr_irqs ? s->nr_irqs : 1, sizeof(*r));
-	const struct irq_name *n;
+	const struct irq_label *n;
 	size_t i, nr = 0;
 
 	if (!r)
@@ -240,7 +177,7 @@ static void print_irq_rates(const struct watch *w, const struct kstat_sample *s,
 	print_nl();
 	open_json_array("irq");
 	for (i = 0; i < nr && i < w->top; i++) {
-		n = r[i].irq < w->nr_names ? &w->names[r[i].irq] : NULL;
+		n = irq_label(&w->names, r[i].irq);
 		open_json_object(NULL);
 		print_uint(PRINT_ANY, "irq", "%8u", r[i].irq);
 		print_float(PRINT_ANY, "rate", " %12.1f", r[i].delta / secs);
@@ -292,8 +229,11 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 		return;
 	if (!w->base.valid || s->generation != w->generation) {
 		/* first sample, or the IRQ set changed: start over */
-		if (w->what == WATCH_IRQ)
-			names_load(w);
+		if (w->what == WATCH_IRQ) {
+			/* Rather no names than those of the old IRQ set. */
+			irq_labels_free(&w->names);
+			irq_labels_load(&w->names);
+		}
 		w->generation = s->generation;
 		base_take(&w->base, s);
 		return;
@@ -395,7 +335,7 @@ int do_watch(int argc, char **argv)
 	if (ret)
 		return ret;
 	ret = sub_run(&o);
-	names_free(&w);
+	irq_labels_free(&w.names);
 	free(w.base.cpus);
 	free(w.base.irq);
 	return ret;

@@ -160,7 +160,6 @@ int kstat_parse_cpu_nest(const struct nlattr *nest, struct kstat_cputime *c)
 	uint32_t cpu = 0;
 	int rem, t, err = 0;
 
-
 	c->cpu = -1;
 	kattr_for_each_nested(a, nest, rem) {
 		t = kattr_type(a);
@@ -272,7 +271,6 @@ int kstat_parse_irq_nest(const struct nlattr *nest, struct kstat_irq *q)
 	const struct nlattr *a;
 	int rem, err, seen = 0;
 
-
 	kattr_for_each_nested(a, nest, rem) {
 		err = parse_irq_attr(a, q, &seen);
 		if (err)
@@ -286,7 +284,6 @@ int kstat_parse_arch_nest(const struct nlattr *nest, struct kstat_arch *r)
 {
 	const struct nlattr *a;
 	int rem, err = 0;
-
 
 	kattr_for_each_nested(a, nest, rem) {
 		switch (kattr_type(a)) {
@@ -409,7 +406,6 @@ int kstat_parse_softirq_nest(const struct nlattr *nest, struct kstat_softirq *s)
 	const struct nlattr *a;
 	int rem, err = 0;
 
-
 	kattr_for_each_nested(a, nest, rem) {
 		switch (kattr_type(a)) {
 		case KSTAT_A_SOFTIRQ_VEC:
@@ -483,7 +479,6 @@ int kstat_parse_config_nest(const struct nlattr *nest, struct kstat_config *c)
 	const struct nlattr *a;
 	uint8_t percpu = 0;
 	int rem, err = 0;
-
 
 	memset(c, 0, sizeof(*c));
 	kattr_for_each_nested(a, nest, rem) {
