@@ -9,8 +9,6 @@ source tests/lib.sh
 require_cmd jq curl setpriv
 
 PORT=19590
-stop() { kill "$1" 2>/dev/null || true; }
-exited() { [[ ! -e /proc/$1 || $(awk '{print $3}' "/proc/$1/stat") == Z ]]; }
 listening() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
 
 assert_exit 2 "$KSTAT" export prometheus
@@ -22,13 +20,13 @@ assert_match '^kstat: bad --listen "127.0.0.1:0"' "$T_ERR" "port 0"
 # A port in use: the second exporter says so and exits 1.
 "$KSTAT" export prometheus --listen "127.0.0.1:$PORT" 2>/dev/null &
 pid=$!
-t_cleanup stop $pid
+t_cleanup t_kill $pid
 wait_until 10 listening 127.0.0.1 "$PORT"
 assert_exit 1 "$KSTAT" export prometheus --listen "127.0.0.1:$PORT"
 assert_match "^kstat: cannot listen on 127\.0\.0\.1:$PORT: Address already in use \(" "$T_ERR" "port in use"
 assert_eq 1 "$(wc -l <<<"$T_ERR")" "lines of the port-in-use error"
 kill -INT "$pid"
-wait_until 2 exited "$pid"
+wait_until 2 t_exited "$pid"
 rc=0
 wait "$pid" || rc=$?
 assert_eq 0 "$rc" "exit status after SIGINT"
@@ -39,12 +37,12 @@ if [[ -e /proc/net/if_inet6 ]] && grep -q '^0\{31\}1 ' /proc/net/if_inet6; then
 	setpriv --reuid=nobody --regid=nogroup --clear-groups \
 		"$KSTAT" export prometheus --listen "[::1]:$PORT" 2>"$TMPDIR/v6.err" &
 	pid=$!
-	t_cleanup stop $pid
+	t_cleanup t_kill $pid
 	wait_until 10 listening ::1 "$PORT"
 	up6() { grep -qx 'kstat_exporter_up 1' <<<"$(curl -sS -g "http://[::1]:$PORT/metrics")"; }
 	wait_until 20 up6
 	kill -TERM "$pid"
-	wait_until 2 exited "$pid"
+	wait_until 2 t_exited "$pid"
 	rc=0
 	wait "$pid" || rc=$?
 	assert_eq 0 "$rc" "exit status of the IPv6 exporter after SIGTERM"

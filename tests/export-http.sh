@@ -12,16 +12,12 @@ source tests/lib.sh
 require_cmd jq curl
 PY=/usr/bin/python3
 CHECK=$KSTAT_ROOT/tests/helpers/prom_check.py
-# (a python start costs seconds under TCG: look for the package instead)
-[[ -d /usr/lib/python3/dist-packages/prometheus_client ]] ||
-	t_skip "python3-prometheus-client is not installed"
+require_py_package prometheus_client python3-prometheus-client
 
 PORT=19586
 URL=http://127.0.0.1:$PORT/metrics
 
-stop() { kill "$1" 2>/dev/null || true; }
 fetch() { curl -sS --max-time 10 "$URL"; }
-exited() { [[ ! -e /proc/$1 || $(awk '{print $3}' "/proc/$1/stat") == Z ]]; }
 # CLOCK_BOOTTIME in seconds from /proc/uptime (10 ms resolution).
 uptime_s() { local u _; read -r u _ < /proc/uptime; echo "$u"; }
 
@@ -34,7 +30,7 @@ t_cleanup "$KSTAT" config set interval 1000 batch 1
 
 "$KSTAT" export prometheus --listen "127.0.0.1:$PORT" 2>"$TMPDIR/export.err" &
 pid=$!
-t_cleanup stop $pid
+t_cleanup t_kill $pid
 up() { grep -qx 'kstat_exporter_up 1' <<<"$(fetch 2>/dev/null)"; }
 wait_until 20 up
 t_log "exporter up"
@@ -144,7 +140,7 @@ assert_eq "" "$(sed '1,/^$/d' <<<"$head")" "HEAD body"
 
 start=${EPOCHREALTIME/./}
 kill -TERM "$pid"
-wait_until 2 exited "$pid"
+wait_until 2 t_exited "$pid"
 rc=0
 wait "$pid" || rc=$?
 t_log "SIGTERM: exit $rc after $(( (${EPOCHREALTIME/./} - start) / 1000 )) ms"

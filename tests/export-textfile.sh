@@ -11,9 +11,7 @@ source tests/lib.sh
 require_cmd jq curl
 PY=/usr/bin/python3
 CHECK=$KSTAT_ROOT/tests/helpers/prom_check.py
-# (a python start costs seconds under TCG: look for the package instead)
-[[ -d /usr/lib/python3/dist-packages/prometheus_client ]] ||
-	t_skip "python3-prometheus-client is not installed"
+require_py_package prometheus_client python3-prometheus-client
 
 PORT=19588
 dir=$TMPDIR/textfile
@@ -21,13 +19,11 @@ file=$dir/kstat.prom
 rm -rf "$dir"
 mkdir -p "$dir"
 
-stop() { kill "$1" 2>/dev/null || true; }
 count_of() {	# IRQ, JSON: its kstat_interrupts_total value
 	jq -r --arg irq ",irq=\"$1\"," '.values | to_entries[] |
 		select((.key | startswith("kstat_interrupts_total{")) and
 		       (.key | contains($irq))) | .value' <<<"$2"
 }
-exited() { [[ ! -e /proc/$1 || $(awk '{print $3}' "/proc/$1/stat") == Z ]]; }
 
 irqsim_load irqs=4
 t_cleanup irqsim_unload
@@ -38,7 +34,7 @@ t_cleanup "$KSTAT" config set interval 1000 batch 1
 "$KSTAT" export prometheus --textfile "$file" --listen "127.0.0.1:$PORT" \
 	2>"$TMPDIR/export.err" &
 pid=$!
-t_cleanup stop $pid
+t_cleanup t_kill $pid
 up() { grep -qx 'kstat_exporter_up 1' "$file" 2>/dev/null; }
 wait_until 20 up
 
@@ -62,7 +58,7 @@ span=$(jq '.last - .first + 1' <<<"$w")
 assert_eq 777 "$(count_of "$a" "$w")" "IRQ $a in the parsed textfile"
 
 kill -TERM "$pid"
-wait_until 2 exited "$pid"
+wait_until 2 t_exited "$pid"
 rc=0
 wait "$pid" || rc=$?
 assert_eq 0 "$rc" "exit status after SIGTERM"

@@ -170,16 +170,37 @@ assert_exit() {
 		t_fail "'$*': expected exit $code, got $T_RC; stderr: $(_t_short "$T_ERR")"
 }
 
+# t_scaled SECS: SECS times KSTAT_TIMEOUT_SCALE, for a time limit (never a
+# measurement window): make check-debug's kernel is several times slower.
+t_scaled() {
+	echo $(($1 * ${KSTAT_TIMEOUT_SCALE:-1}))
+}
+
 # wait_until SECS CMD...: retry CMD every 0.1 s until it succeeds; fail the
-# test after SECS seconds (times KSTAT_TIMEOUT_SCALE: make check-debug's
-# kernel is several times slower).
+# test after t_scaled SECS seconds.
 wait_until() {
-	local end=$(( ${EPOCHREALTIME/./} + $1 * ${KSTAT_TIMEOUT_SCALE:-1} * 1000000 ))
+	local end=$(( ${EPOCHREALTIME/./} + $(t_scaled "$1") * 1000000 ))
 	shift
 	until "$@"; do
 		((${EPOCHREALTIME/./} < end)) || t_fail "timed out waiting for: $*"
 		sleep 0.1
 	done
+}
+
+# t_exited PID: PID is gone or a zombie (killed, not yet reaped: cleanups
+# run in a subshell, which cannot wait for the test's children).
+t_exited() {
+	[[ ! -e /proc/$1 || $(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) == Z ]]
+}
+
+# t_kill PID: SIGTERM to PID if it still runs; never fails (for t_cleanup).
+t_kill() {
+	kill "$1" 2>/dev/null || true
+}
+
+# boottime_ns: CLOCK_BOOTTIME in ns, the clock of the samples' timestamps.
+boottime_ns() {
+	"$KSTAT_ROOT/tests/tools/nlraw" boottime
 }
 
 # ---------------------------------------------------------------------------
@@ -192,6 +213,12 @@ require_cmd() {
 	for c in "$@"; do
 		command -v "$c" > /dev/null || t_skip "$c is not installed"
 	done
+}
+
+# require_py_package NAME DEBIAN-PACKAGE: skip unless Debian's python3 has
+# NAME (looked up on disk: starting python costs seconds under TCG).
+require_py_package() {
+	[[ -d /usr/lib/python3/dist-packages/$1 ]] || t_skip "$2 is not installed"
 }
 
 # require_cpus N: skip unless at least N CPUs are online.

@@ -31,21 +31,31 @@ for cmd in "cpu show" "softirq show" "config show" "stats show"; do
 done
 assert_eq "$("$KSTAT" -j config show)" "$(in_userns "$KSTAT" -j config show)" "config in a user+net namespace"
 
-# Summaries in every namespace: the same samples for all three.  Each
-# monitor runs 12 s: however slowly each starts, they overlap for a while.
+# Summaries in every namespace: the same samples for all three.  The
+# monitors run until 5 samples have reached all three (or the time limit).
 "$KSTAT" config set interval 200
-timeout -s INT 12 "$KSTAT" -j monitor >"$TMPDIR/host" &
+limit=$(t_scaled 60)
+timeout -s INT "$limit" "$KSTAT" -j monitor >"$TMPDIR/host" &
 h=$!
-in_net timeout -s INT 12 "$KSTAT" -j monitor >"$TMPDIR/net" &
+# unshare execs timeout, so $! is the process to signal.
+unshare --net -- timeout -s INT "$limit" "$KSTAT" -j monitor >"$TMPDIR/net" &
 n=$!
-in_userns timeout -s INT 12 "$KSTAT" -j monitor >"$TMPDIR/user" &
+unshare --user --map-root-user --net -- timeout -s INT "$limit" "$KSTAT" -j monitor >"$TMPDIR/user" &
 u=$!
-wait $h $n $u || true
-seqs() { jq -c 'select(.seq != null) | [.seq, .timestamp_ns]' "$1" | sort; }
+stop_monitors() { kill -INT $h $n $u 2>/dev/null; wait $h $n $u; true; }
+t_cleanup stop_monitors
+# The files are being written: jq stops at a partial last line.
+seqs() { jq -c 'select(.seq != null) | [.seq, .timestamp_ns]' "$1" 2>/dev/null | sort; }
+common_samples() {
+	comm -12 <(seqs "$TMPDIR/host") <(seqs "$TMPDIR/net") | comm -12 - <(seqs "$TMPDIR/user") | wc -l
+}
+enough_common() { (($(common_samples) >= 5)); }
+wait_until 30 enough_common
+stop_monitors
 for f in host net user; do
 	t_log "$f: $(seqs "$TMPDIR/$f" | wc -l) samples"
 done
-common=$(comm -12 <(seqs "$TMPDIR/host") <(seqs "$TMPDIR/net") | comm -12 - <(seqs "$TMPDIR/user") | wc -l)
+common=$(common_samples)
 t_log "samples seen in all three namespaces: $common"
 ((common >= 5)) || t_fail "expected >= 5 samples common to host, netns and userns, got $common"
 

@@ -21,8 +21,6 @@ unload_busy() {
 	t_fail "rmmod kstat kept failing for 5 s"
 }
 
-now_ns() { python3 -c 'import time; print(time.clock_gettime_ns(time.CLOCK_BOOTTIME))'; }
-
 # GETs fail while the module is out: that is expected, not a failure.
 ( set +e; trap - ERR EXIT
   while :; do "$KSTAT" cpu show; "$KSTAT" irq show; sleep 0.1; done >/dev/null 2>&1 ) &
@@ -38,10 +36,10 @@ for cycle in $(seq "${CYCLES:-50}"); do
 		pids+=($!)
 	done
 	# every monitor got a sample: the producer is running
-	for _ in $(seq 300); do monitors_ready && break; sleep 0.1; done
+	for _ in $(seq "$(t_scaled 300)"); do monitors_ready && break; sleep 0.1; done
 	monitors_ready || { cat "$TMPDIR"/err.* >&2; t_fail "cycle $cycle: monitors got no sample"; }
 	unload_busy
-	gone=$(now_ns)
+	gone=$(boottime_ns)
 	sleep 0.3
 	kill "${pids[@]}" 2>/dev/null || true
 	wait "${pids[@]}" 2>/dev/null || true

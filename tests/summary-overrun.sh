@@ -14,10 +14,6 @@ source tests/lib.sh
 require_cmd jq python3
 t_cleanup "$KSTAT" config set interval 1000 batch 1 keyframe 10
 
-boottime_ns() {
-	python3 -c 'import time; print(time.clock_gettime_ns(time.CLOCK_BOOTTIME))'
-}
-
 # samples_after T: samples the slow monitor printed, taken after T (ns).
 samples_after() {
 	jq -s --argjson t "$1" '[.[] | select(.seq and .timestamp_ns > $t)] | length' \

@@ -24,6 +24,9 @@
  *                          messages of N whole batches
  *   Recordings are the raw messages back to back: fixtures for the host
  *   unit tests and the parse-cost benchmark.
+ *   nlraw boottime         print CLOCK_BOOTTIME in ns, the clock of the
+ *                          samples' timestamps (works without the module;
+ *                          python3 would do it, in seconds under TCG)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -261,8 +264,20 @@ static int record_summary(int count, const char *path)
 	return fclose(out) ? 1 : 0;
 }
 
+static int print_boottime(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_BOOTTIME, &ts))
+		return 1;
+	printf("%lld\n", (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 2 && !strcmp(argv[1], "boottime"))
+		return print_boottime();
 	if (open_family()) {
 		fprintf(stderr, "nlraw: cannot find the kstat family\n");
 		return 1;
@@ -279,6 +294,6 @@ int main(int argc, char **argv)
 		return record_summary(atoi(argv[2]), argv[3]);
 	fprintf(stderr, "usage: nlraw cases [unpriv | subscribe] [-v] | "
 		"fuzz [-n COUNT] [-s SEED] [-t SECONDS] [-d SECONDS] | dump-irqs BYTES | "
-		"record-dump CMD FLAGS FILE | record-summary N FILE\n");
+		"record-dump CMD FLAGS FILE | record-summary N FILE | boottime\n");
 	return 2;
 }
