@@ -130,7 +130,8 @@ cli_garbage_usage() {
 	done
 
 	# watch and monitor: bad values (good ones would run until stopped).
-	for v in '' 0 -1 abc 1e999 nan inf -inf 0.001 86401 "$G_LONGNUM"; do
+	for v in '' 0 -1 abc 1e999 nan inf -inf 0.001 86401 "$G_LONGNUM" \
+		0x1 +1 ' 1' '1 ' 1e0 . 1..2 1.2.3 .; do
 		expect 2 watch interval "$v"
 		expect 2 watch cpu interval "$v"
 	done

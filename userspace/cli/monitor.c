@@ -209,15 +209,20 @@ static int monitor_run(int argc, char **argv)
 		if (a + 1 >= argc || parse_u32(argv[a + 1], &v))
 			return usage_err("monitor", "\"%s\" needs a number",
 					 argv[a]);
-		if (is_prefix(argv[a], "count") && v)
-			m.count = v;
-		else if (is_prefix(argv[a], "rcvbuf") && v)
-			o.rcvbuf = v;
-		else if (is_prefix(argv[a], "delay"))
+		if (is_prefix(argv[a], "delay")) {
 			o.delay_ms = v;
-		else
+		} else if (is_prefix(argv[a], "count") && v) {
+			m.count = v;
+		} else if (is_prefix(argv[a], "rcvbuf") && v) {
+			o.rcvbuf = v;
+		} else if (is_prefix(argv[a], "count") ||
+			   is_prefix(argv[a], "rcvbuf")) {
+			return usage_err("monitor", "bad %s \"0\" (at least 1)",
+					 argv[a]);
+		} else {
 			return usage_err("monitor", "unexpected argument \"%s\"",
 					 argv[a]);
+		}
 	}
 	return sub_run(&o);
 }
