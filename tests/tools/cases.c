@@ -124,15 +124,8 @@ static bool verbose;
 
 static void msg_new(uint8_t cmd, bool dump)
 {
-	struct genlmsghdr *g;
-
 	memset(sbuf, 0, 64);
-	req = mnl_nlmsg_put_header(sbuf);
-	req->nlmsg_type = family;
-	req->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | (dump ? NLM_F_DUMP : 0);
-	g = mnl_nlmsg_put_extra_header(req, sizeof(*g));
-	g->cmd = cmd;
-	g->version = KSTAT_FAMILY_VERSION;
+	req = kstat_msg_put(sbuf, cmd, NLM_F_ACK | (dump ? NLM_F_DUMP : 0));
 	req_dgram = 0;
 }
 

@@ -178,14 +178,7 @@ static void put_tree(unsigned int depth)
 
 static void header(uint8_t cmd, bool dump)
 {
-	struct genlmsghdr *g;
-
-	req = mnl_nlmsg_put_header(sbuf);
-	req->nlmsg_type = family;
-	req->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | (dump ? NLM_F_DUMP : 0);
-	g = mnl_nlmsg_put_extra_header(req, sizeof(*g));
-	g->cmd = cmd;
-	g->version = KSTAT_FAMILY_VERSION;
+	req = kstat_msg_put(sbuf, cmd, NLM_F_ACK | (dump ? NLM_F_DUMP : 0));
 }
 
 /* A request kstat might get from a confused client. */

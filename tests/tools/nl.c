@@ -46,6 +46,19 @@ static int ctrl_getfamily(mnl_cb_t cb, void *data)
 	return n < 0 || mnl_cb_run(buf, n, 0, 0, cb, data) < 0 ? -1 : 0;
 }
 
+struct nlmsghdr *kstat_msg_put(void *mem, uint8_t cmd, uint16_t flags)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(mem);
+	struct genlmsghdr *g;
+
+	nlh->nlmsg_type = family;
+	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = cmd;
+	g->version = KSTAT_FAMILY_VERSION;
+	return nlh;
+}
+
 struct mnl_socket *nl_open(void)
 {
 	struct mnl_socket *s = mnl_socket_open(NETLINK_GENERIC);

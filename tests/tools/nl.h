@@ -24,6 +24,12 @@ struct mnl_socket *nl_open(void);
 /* The "summary" group's id, or 0. */
 uint32_t summary_group(void);
 
+/*
+ * Start a kstat request in @mem: netlink header (type = the family,
+ * NLM_F_REQUEST | @flags) and generic netlink header (@cmd, our version).
+ */
+struct nlmsghdr *kstat_msg_put(void *mem, uint8_t cmd, uint16_t flags);
+
 /* How a request was answered. */
 enum answer_kind {
 	ANS_NONE,	/* nothing within the time limit */

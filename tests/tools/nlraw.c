@@ -87,8 +87,7 @@ static int dump_msg_cb(const struct nlmsghdr *nlh, void *data)
 static int dump_irqs(int bytes, int delay_ms)
 {
 	struct dump_state st = { .seen = calloc(1 << 20, 1) };
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct genlmsghdr *g;
+	struct nlmsghdr *nlh;
 	int n, ret = MNL_CB_OK;
 
 	/*
@@ -101,12 +100,8 @@ static int dump_irqs(int bytes, int delay_ms)
 	    setsockopt(mnl_socket_get_fd(nl), SOL_SOCKET, SO_RCVBUF, &bytes,
 		       sizeof(bytes)))
 		return 1;
-	nlh->nlmsg_type = family;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	nlh = kstat_msg_put(buf, KSTAT_CMD_IRQ_GET, NLM_F_DUMP);
 	nlh->nlmsg_seq = 42;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = KSTAT_CMD_IRQ_GET;
-	g->version = KSTAT_FAMILY_VERSION;
 	mnl_attr_put_u32(nlh, KSTAT_A_SEL_FLAGS, KSTAT_F_PERCPU);
 	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
 		return 1;
@@ -160,28 +155,23 @@ static int write_msgs(FILE *out, const char *data, int n, int *done)
 
 static int record_dump(const char *what, uint32_t flags, const char *path)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct genlmsghdr *g;
+	struct nlmsghdr *nlh;
 	int n, done = 0;
 	FILE *out;
 
-	nlh->nlmsg_type = family;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	nlh->nlmsg_seq = 7;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->version = KSTAT_FAMILY_VERSION;
 	if (!strcmp(what, "cpu")) {
-		g->cmd = KSTAT_CMD_CPU_GET;
+		nlh = kstat_msg_put(buf, KSTAT_CMD_CPU_GET, NLM_F_DUMP);
 	} else if (!strcmp(what, "irq")) {
-		g->cmd = KSTAT_CMD_IRQ_GET;
+		nlh = kstat_msg_put(buf, KSTAT_CMD_IRQ_GET, NLM_F_DUMP);
 		mnl_attr_put_u32(nlh, KSTAT_A_SEL_FLAGS, flags);
 	} else if (!strcmp(what, "softirq")) {
-		g->cmd = KSTAT_CMD_SOFTIRQ_GET;	/* a do: one reply, then ACK */
-		nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+		/* a do: one reply, then the ACK */
+		nlh = kstat_msg_put(buf, KSTAT_CMD_SOFTIRQ_GET, NLM_F_ACK);
 		mnl_attr_put_u32(nlh, KSTAT_A_SEL_FLAGS, flags);
 	} else {
 		return 2;
 	}
+	nlh->nlmsg_seq = 7;
 	out = fopen(path, "w");
 	if (!out || mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
 		return 1;
@@ -228,7 +218,6 @@ static int last_part(const struct nlmsghdr *nlh)
 static int record_summary(int count, const char *path)
 {
 	struct nlmsghdr *nlh;
-	struct genlmsghdr *g;
 	uint32_t grp = 0;
 	int n, got = 0, done = 0, started = 0;
 	FILE *out;
@@ -237,12 +226,7 @@ static int record_summary(int count, const char *path)
 	if (!grp ||
 	    mnl_socket_setsockopt(nl, NETLINK_ADD_MEMBERSHIP, &grp, sizeof(grp)))
 		return 1;
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = family;
-	nlh->nlmsg_flags = NLM_F_REQUEST;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = KSTAT_CMD_SUBSCRIBE;
-	g->version = KSTAT_FAMILY_VERSION;
+	nlh = kstat_msg_put(buf, KSTAT_CMD_SUBSCRIBE, 0);
 	out = fopen(path, "w");
 	if (!out || mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
 		return 1;
