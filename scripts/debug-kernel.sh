@@ -59,10 +59,12 @@ kstat_sources() {
 	echo Kconfig.snippet
 }
 
-# cache_key: what the result depends on, hashed.
+# cache_key: what the result depends on, hashed.  Contents and paths
+# relative to the repository only: a clone elsewhere hits the same entry.
 cache_key() {
 	{
-		sha256sum "$FRAGMENT" "${BASH_SOURCE[0]}"
+		sha256sum < "$FRAGMENT"
+		sha256sum < "${BASH_SOURCE[0]}"
 		(cd "$REPO" && kstat_sources | xargs sha256sum)
 		stat -L -c '%n %s %Y' "$TARBALL"
 		gcc --version | head -n 1
