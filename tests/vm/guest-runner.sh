@@ -41,7 +41,7 @@ KSTAT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 DEFAULT_TIMEOUT=${TEST_TIMEOUT:-180}
 SCALE=${KSTAT_TIMEOUT_SCALE:-1}
 [[ $SCALE =~ ^[1-9][0-9]*$ ]] || { echo "guest-runner: KSTAT_TIMEOUT_SCALE=$SCALE is not a positive integer" >&2; exit 2; }
-KILL_GRACE=5
+KILL_GRACE=$((5 * SCALE))	# a timed-out test's cleanups get this long
 TAIL_LINES=40
 
 # Kernel log lines that mean something went wrong in the kernel.  These are
