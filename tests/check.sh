@@ -7,10 +7,7 @@
 #      check-debug: they do not involve the guest kernel);
 #   2. one guest boot (tests/vm/run-guest.sh) running the selected guest
 #      tests: $T (space-separated, e.g. T="tests/irqsim.sh tests/json.sh"; a
-#      bare name like "irqsim" works too), or every tests/*.sh;
-#      CHECK_LEAVE_OUT=TAG leaves out the tests with a header line
-#      "# leave-out: TAG" (.ci/run: the debug kernel's userspace-only
-#      tests), and names them.
+#      bare name like "irqsim" works too), or every tests/*.sh.
 #
 # Prints one line per test ("ok - ...", "not ok - ...: reason" + output
 # tail, "skip - ...: reason"); its very last line is "N passed, N failed, N
@@ -74,24 +71,8 @@ select_tests() {
 		return
 	fi
 	for t in tests/*.sh; do
-		[[ " ${NOT_TESTS[*]} " == *" $t "* ]] || left_out "$t" || echo "$t"
+		[[ " ${NOT_TESTS[*]} " == *" $t "* ]] || echo "$t"
 	done | LC_ALL=C sort
-}
-
-# left_out TEST: TEST's header has "# leave-out: $CHECK_LEAVE_OUT".
-left_out() {
-	[[ -n ${CHECK_LEAVE_OUT:-} ]] &&
-		head -n 30 "$1" | grep -qxF "# leave-out: $CHECK_LEAVE_OUT"
-}
-
-# say_left_out: one comment line naming the tests CHECK_LEAVE_OUT dropped.
-say_left_out() {
-	local t out=()
-	[[ -z ${T:-} && -n ${CHECK_LEAVE_OUT:-} ]] || return 0
-	for t in tests/*.sh; do
-		if left_out "$t"; then out+=("${t#tests/}"); fi
-	done
-	echo "# left out (leave-out: $CHECK_LEAVE_OUT): ${#out[@]} tests: ${out[*]}"
 }
 
 # run_guest TEST...: one boot for all tests; then every selected test must
@@ -142,7 +123,6 @@ main() {
 	cd "$REPO" || exit 1
 	[[ ${CHECK_UNIT:-1} == 0 ]] || run_unit
 	mapfile -t tests < <(select_tests)
-	say_left_out
 	if ((${#tests[@]})); then
 		run_guest "${tests[@]}"
 	fi

@@ -11,7 +11,6 @@
 #     error.
 #   - In a batch, the first failing line stops the run: exit 1 and
 #     "kstat: FILE:LINE: message".
-# leave-out: userspace-only
 source tests/lib.sh
 
 bad=(
