@@ -1,8 +1,10 @@
 #!/bin/bash
-# Proves: with interval 200 ms, a subscriber gets 15 +- 3 samples in 3 s,
-# with consecutive seq numbers and timestamps 200 ms +- 50% apart; with
-# batch 5 the samples arrive in groups of 5 (same arrival, one message),
-# still with consecutive seq numbers.
+# Proves: with interval 200 ms, a subscriber gets 12 samples in a row
+# with consecutive seq numbers and timestamps 200 ms +- 50% apart (so none
+# is missing or extra); with batch 5 the samples arrive in groups of 5
+# (same arrival, one message), still with consecutive seq numbers.  The
+# count is not taken over a fixed window: the monitor's own start-up
+# (seconds on the debug kernel) would eat into it.
 source tests/lib.sh
 require_cmd jq
 t_cleanup "$KSTAT" config set interval 1000 batch 1
@@ -18,14 +20,14 @@ check_seq() {	# FILE: consecutive seq, timestamps 100..300 ms apart
 }
 
 "$KSTAT" config set interval 200 batch 1
-timeout -s INT 3 "$KSTAT" -j monitor >"$TMPDIR/one" || true
+timeout -s INT "$(t_scaled 10)" "$KSTAT" -j monitor count 12 >"$TMPDIR/one" || true
 n=$(grep -c '"seq"' "$TMPDIR/one")
-t_log "interval 200: $n samples in 3 s"
-((n >= 12 && n <= 18)) || t_fail "expected 15 +- 3 samples in 3 s, got $n"
+t_log "interval 200: $n samples, $(jq -s -c '[.[] | select(.seq) | .timestamp_ns / 1e6 | floor]' "$TMPDIR/one") ms"
+assert_eq 12 "$n" "samples with interval 200"
 check_seq "$TMPDIR/one"
 
 "$KSTAT" config set batch 5
-timeout -s INT 6 "$KSTAT" -j monitor count 10 >"$TMPDIR/five" || true
+timeout -s INT "$(t_scaled 6)" "$KSTAT" -j monitor count 10 >"$TMPDIR/five" || true
 assert_eq 10 "$(grep -c '"seq"' "$TMPDIR/five")" "samples with batch 5"
 check_seq "$TMPDIR/five"
 # A batch arrives at once: the 5 samples of a batch reach us within a few
