@@ -31,7 +31,7 @@ assert_eq '{"interval_ms":250,"batch":2,"keyframe":3,"sections":["cpu","irq"],"p
 
 # Announced in the stream: samples after a change carry the new config.
 "$KSTAT" config set interval 100 batch 1 keyframe 50
-timeout -s INT 10 "$KSTAT" -j monitor count 30 >"$TMPDIR/m" &
+timeout -s INT "$(t_scaled 10)" "$KSTAT" -j monitor count 30 >"$TMPDIR/m" &
 pid=$!
 sleep 1
 "$KSTAT" config set keyframe 7

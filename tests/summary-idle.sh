@@ -7,7 +7,7 @@ require_cmd jq
 
 stat_() { "$KSTAT" -j stats | jq -r ".$1"; }
 
-timeout -s INT 3 "$KSTAT" -j monitor count 2 >/dev/null
+timeout -s INT "$(t_scaled 3)" "$KSTAT" -j monitor count 2 >/dev/null
 sleep 1.5	# the producer notices the empty group at its next tick
 assert_eq false "$(stat_ running)" "producer running with no subscriber"
 a=$(stat_ samples_taken)
@@ -15,6 +15,6 @@ sleep 3
 b=$(stat_ samples_taken)
 assert_eq "$a" "$b" "samples taken in 3 s without subscribers"
 
-timeout -s INT 3 "$KSTAT" -j monitor >/dev/null || true
+timeout -s INT "$(t_scaled 3)" "$KSTAT" -j monitor >/dev/null || true
 c=$(stat_ samples_taken)
 ((c > b)) || t_fail "samples_taken did not move with a subscriber ($b -> $c)"
