@@ -41,11 +41,8 @@ if [[ -e /proc/net/if_inet6 ]] && grep -q '^0\{31\}1 ' /proc/net/if_inet6; then
 	wait_until 10 listening ::1 "$PORT"
 	up6() { grep -qx 'kstat_exporter_up 1' <<<"$(curl -sS -g "http://[::1]:$PORT/metrics")"; }
 	wait_until 20 up6
-	kill -TERM "$pid"
-	wait_until 2 t_exited "$pid"
-	rc=0
-	wait "$pid" || rc=$?
-	assert_eq 0 "$rc" "exit status of the IPv6 exporter after SIGTERM"
+	t_term "$pid" 2
+	assert_eq 0 "$T_RC" "exit status of the IPv6 exporter after SIGTERM"
 	assert_eq "" "$(cat "$TMPDIR/v6.err")" "IPv6 exporter stderr"
 else
 	t_fail "the guest's loopback has no ::1"

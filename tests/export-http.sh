@@ -139,12 +139,9 @@ assert_match '^Content-Type: text/plain; version=0.0.4; charset=utf-8$' "$head" 
 assert_eq "" "$(sed '1,/^$/d' <<<"$head")" "HEAD body"
 
 start=${EPOCHREALTIME/./}
-kill -TERM "$pid"
-wait_until 2 t_exited "$pid"
-rc=0
-wait "$pid" || rc=$?
-t_log "SIGTERM: exit $rc after $(( (${EPOCHREALTIME/./} - start) / 1000 )) ms"
-assert_eq 0 "$rc" "exit status after SIGTERM"
+t_term "$pid" 2
+t_log "SIGTERM: exit $T_RC after $(( (${EPOCHREALTIME/./} - start) / 1000 )) ms"
+assert_eq 0 "$T_RC" "exit status after SIGTERM"
 assert_eq "" "$(cat "$TMPDIR/export.err")" "exporter stderr"
 if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
 	t_fail "port $PORT still accepts connections after exit"

@@ -57,11 +57,8 @@ span=$(jq '.last - .first + 1' <<<"$w")
 	t_fail "the reader saw $seqs distinct samples of $span: not one file per sample"
 assert_eq 777 "$(count_of "$a" "$w")" "IRQ $a in the parsed textfile"
 
-kill -TERM "$pid"
-wait_until 2 t_exited "$pid"
-rc=0
-wait "$pid" || rc=$?
-assert_eq 0 "$rc" "exit status after SIGTERM"
+t_term "$pid" 2
+assert_eq 0 "$T_RC" "exit status after SIGTERM"
 assert_eq "" "$(cat "$TMPDIR/export.err")" "exporter stderr"
 assert_eq "kstat.prom" "$(ls "$dir")" "files left in the textfile directory"
 grep -qx 'kstat_exporter_up 1' "$file" || t_fail "the textfile left at exit is not the last one"

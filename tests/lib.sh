@@ -193,6 +193,15 @@ t_exited() {
 	[[ ! -e /proc/$1 || $(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) == Z ]]
 }
 
+# t_term PID SECS: SIGTERM to PID, a child of the test, which must be gone
+# within SECS (scaled, as wait_until); sets T_RC to its exit status.
+t_term() {
+	kill -TERM "$1"
+	wait_until "$2" t_exited "$1"
+	T_RC=0
+	wait "$1" || T_RC=$?
+}
+
 # t_kill PID: SIGTERM to PID if it still runs; never fails (for t_cleanup).
 t_kill() {
 	kill "$1" 2>/dev/null || true
