@@ -212,6 +212,19 @@ boottime_ns() {
 	"$KSTAT_ROOT/tests/tools/nlraw" boottime
 }
 
+# monitor_samples FILE: the (seq, timestamp) pairs in FILE, the output of
+# `kstat -j monitor`, one per line, sorted and unique.  FILE may still be
+# written: jq stops at a partial last line.
+monitor_samples() {
+	jq -c 'select(.seq != null) | [.seq, .timestamp_ns]' "$1" 2>/dev/null | sort -u
+}
+
+# common_samples FILE...: how many (seq, timestamp) pairs every FILE holds.
+common_samples() {
+	local f
+	for f; do monitor_samples "$f"; done | sort | uniq -c | awk -v n=$# '$1 == n' | wc -l
+}
+
 # ---------------------------------------------------------------------------
 # Requirements
 # ---------------------------------------------------------------------------

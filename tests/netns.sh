@@ -44,18 +44,14 @@ unshare --user --map-root-user --net -- timeout -s INT "$limit" "$KSTAT" -j moni
 u=$!
 stop_monitors() { kill -INT $h $n $u 2>/dev/null; wait $h $n $u; true; }
 t_cleanup stop_monitors
-# The files are being written: jq stops at a partial last line.
-seqs() { jq -c 'select(.seq != null) | [.seq, .timestamp_ns]' "$1" 2>/dev/null | sort; }
-common_samples() {
-	comm -12 <(seqs "$TMPDIR/host") <(seqs "$TMPDIR/net") | comm -12 - <(seqs "$TMPDIR/user") | wc -l
-}
-enough_common() { (($(common_samples) >= 5)); }
+files=("$TMPDIR/host" "$TMPDIR/net" "$TMPDIR/user")
+enough_common() { (($(common_samples "${files[@]}") >= 5)); }
 wait_until 30 enough_common
 stop_monitors
-for f in host net user; do
-	t_log "$f: $(seqs "$TMPDIR/$f" | wc -l) samples"
+for f in "${files[@]}"; do
+	t_log "${f##*/}: $(monitor_samples "$f" | wc -l) samples"
 done
-common=$(common_samples)
+common=$(common_samples "${files[@]}")
 t_log "samples seen in all three namespaces: $common"
 ((common >= 5)) || t_fail "expected >= 5 samples common to host, netns and userns, got $common"
 

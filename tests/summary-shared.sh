@@ -1,54 +1,80 @@
 #!/bin/bash
 # Proves: the kernel computes each sample once for all subscribers: 2,
 # then 16 concurrent `kstat -j monitor` see the same seq -> timestamp
-# pairs (at least 5 samples seen by every one of them), and with 16
+# pairs (once all listen, the next 5 samples reach every one), and with 16
 # listening samples_taken grows by one per interval, not per subscriber.
 # timeout: 300
 source tests/lib.sh
 require_cmd jq
 t_cleanup "$KSTAT" config set interval 1000
 
-"$KSTAT" config set interval 100
-for n in 2 16; do
-	pids=()
-	# Each runs 12 s: however slowly they start, they overlap for a while.
-	for i in $(seq "$n"); do
-		timeout -s INT 12 "$KSTAT" -j monitor >"$TMPDIR/m$n.$i" &
+# last_seqs FILE...: "LOW HIGH", the lowest and the highest of the last
+# seq each FILE (`kstat -j monitor` output) holds; LOW is 0 while a FILE
+# holds none.  The comma leaves out a number still being written.
+last_seqs() {
+	awk 'match($0, /^{"seq":[0-9]+,/) { last[FILENAME] = substr($0, 8, RLENGTH - 8) + 0 }
+	     END {
+		low = high = 0
+		for (f in last) {
+			if (low == 0 || last[f] < low) low = last[f]
+			if (last[f] > high) high = last[f]
+		}
+		for (i = 1; i < ARGC; i++) if (!(ARGV[i] in last)) low = 0
+		print low + 0, high + 0
+	     }' "$@"
+}
+low_seq_at_least() {
+	local low
+	read -r low _ < <(last_seqs "${files[@]}")
+	((low >= $1))
+}
+
+# start_monitors N PREFIX: N `kstat -j monitor` into PREFIX.1 .. PREFIX.N
+# (files), their pids in pids; once all listen (each holds a sample).
+pids=() files=()
+start_monitors() {
+	local i
+	pids=() files=()
+	for i in $(seq "$1"); do
+		files+=("$2.$i")
+		"$KSTAT" -j monitor >"$2.$i" &
 		pids+=($!)
 	done
-	wait "${pids[@]}" || true
+	wait_until 60 low_seq_at_least 1
+}
+stop_monitors() {
+	kill -INT "${pids[@]}" 2>/dev/null || true
+	wait "${pids[@]}" 2>/dev/null || true
+}
+t_cleanup stop_monitors
+
+"$KSTAT" config set interval 100
+for n in 2 16; do
+	# However slowly they start: once all listen, every later sample must
+	# reach all of them.  Wait for 5 of those.
+	start_monitors "$n" "$TMPDIR/m$n"
+	read -r _ high < <(last_seqs "${files[@]}")
+	wait_until 30 low_seq_at_least $((high + 5))
+	stop_monitors
 	# every (seq, timestamp) pair seen by anyone must be the same for all
-	cat "$TMPDIR"/m"$n".* | jq -c '[.seq, .timestamp_ns]' | sort -u >"$TMPDIR/pairs$n"
+	for f in "${files[@]}"; do monitor_samples "$f"; done | sort -u >"$TMPDIR/pairs$n"
 	seqs=$(cut -d, -f1 "$TMPDIR/pairs$n" | sort -u | wc -l)
 	pairs=$(wc -l <"$TMPDIR/pairs$n")
 	assert_eq "$seqs" "$pairs" "distinct seq vs distinct (seq, timestamp) with $n subscribers"
-	common=$(for f in "$TMPDIR"/m"$n".*; do jq .seq "$f"; done | sort | uniq -c |
-		awk -v n="$n" '$1 == n' | wc -l)
+	common=$(common_samples "${files[@]}")
 	t_log "$n subscribers: $pairs distinct samples, $common seen by all"
 	((common >= 5)) || t_fail "expected >= 5 samples seen by all $n subscribers, got $common"
 done
 
 # One sample per interval, whatever the number of subscribers: with 16
 # listening, samples_taken grows by elapsed / interval, not 16 times that.
-pids=()
-for i in $(seq 16); do
-	"$KSTAT" -j monitor >"$TMPDIR/s.$i" &
-	pids+=($!)
-done
-stop_all() { kill -INT "${pids[@]}" 2>/dev/null; true; }
-t_cleanup stop_all
-all_listening() {
-	local i
-	for i in $(seq 16); do grep -q seq "$TMPDIR/s.$i" || return 1; done
-}
-wait_until 30 all_listening
+start_monitors 16 "$TMPDIR/s"
 t0=$(boottime_ns)
 before=$("$KSTAT" -j stats | jq .samples_taken)
 sleep 3
 after=$("$KSTAT" -j stats | jq .samples_taken)
 t1=$(boottime_ns)
-stop_all
-wait "${pids[@]}" || true
+stop_monitors
 taken=$((after - before))
 intervals=$(((t1 - t0) / 100000000))
 t_log "16 subscribers for $intervals intervals of 100 ms: $taken samples taken"
