@@ -2,6 +2,7 @@
 # Proves: `kstat -b FILE` with 100 commands prints exactly what the same
 # 100 commands print when run one by one, in text and in JSON (counters
 # held still with irqsim IRQs).
+# leave-out: userspace-only
 source tests/lib.sh
 
 irqsim_load irqs=16

@@ -5,6 +5,7 @@
 # lists plus the hidden ones, nothing is sampled while nobody listens, and
 # a keyframe is larger than a delta.  No timing is asserted.
 # timeout: 300
+# leave-out: userspace-only
 source tests/lib.sh
 require_cmd jq
 

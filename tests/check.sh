@@ -7,7 +7,13 @@
 #      check-debug: they do not involve the guest kernel);
 #   2. one guest boot (tests/vm/run-guest.sh) running the selected guest
 #      tests: $T (space-separated, e.g. T="tests/irqsim.sh tests/json.sh"; a
-#      bare name like "irqsim" works too), or every tests/*.sh.
+#      bare name like "irqsim" works too), or every tests/*.sh;
+#      CHECK_LEAVE_OUT=TAG leaves out the tests with a header line
+#      "# leave-out: TAG" (.ci/run: the debug kernel's userspace-only
+#      tests), and names them;
+#   3. for the full suite, a second boot with 8 CPUs for the tests with a
+#      header line "# also: SMP=8", unless CHECK_SMP8=0 (.ci/run's debug
+#      stage).
 #
 # Prints one line per test ("ok - ...", "not ok - ...: reason" + output
 # tail, "skip - ...: reason"); its very last line is "N passed, N failed, N
@@ -71,8 +77,24 @@ select_tests() {
 		return
 	fi
 	for t in tests/*.sh; do
-		[[ " ${NOT_TESTS[*]} " == *" $t "* ]] || echo "$t"
+		[[ " ${NOT_TESTS[*]} " == *" $t "* ]] || left_out "$t" || echo "$t"
 	done | LC_ALL=C sort
+}
+
+# left_out TEST: TEST's header has "# leave-out: $CHECK_LEAVE_OUT".
+left_out() {
+	[[ -n ${CHECK_LEAVE_OUT:-} ]] &&
+		head -n 30 "$1" | grep -qxF "# leave-out: $CHECK_LEAVE_OUT"
+}
+
+# say_left_out: one comment line naming the tests CHECK_LEAVE_OUT dropped.
+say_left_out() {
+	local t out=()
+	[[ -z ${T:-} && -n ${CHECK_LEAVE_OUT:-} ]] || return 0
+	for t in tests/*.sh; do
+		if left_out "$t"; then out+=("${t#tests/}"); fi
+	done
+	echo "# left out (leave-out: $CHECK_LEAVE_OUT): ${#out[@]} tests: ${out[*]}"
 }
 
 # run_guest TEST...: one boot for all tests; then every selected test must
@@ -123,11 +145,14 @@ main() {
 	cd "$REPO" || exit 1
 	[[ ${CHECK_UNIT:-1} == 0 ]] || run_unit
 	mapfile -t tests < <(select_tests)
+	say_left_out
 	if ((${#tests[@]})); then
 		run_guest "${tests[@]}"
 	fi
 	# A second boot, only for the full suite: the same tests on 8 CPUs.
-	if [[ -z ${T:-} && ${SMP:-2} != 8 ]]; then
+	if [[ ${CHECK_SMP8:-1} == 0 ]]; then
+		echo "# not again with SMP=8 (CHECK_SMP8=0)"
+	elif [[ -z ${T:-} && ${SMP:-2} != 8 ]]; then
 		mapfile -t more < <(smp_tests 8)
 		if ((${#more[@]})); then
 			echo "# again with SMP=8"

@@ -6,6 +6,7 @@
 # options, numbers, words, prefixes, batch garbage: hundreds of command
 # lines) need no module and run on the host: tests/unit/test_cli_garbage,
 # same table (tests/helpers/cli-garbage-table.sh).
+# leave-out: userspace-only
 source tests/lib.sh
 require_kstat
 

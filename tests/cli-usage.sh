@@ -11,6 +11,7 @@
 #     error.
 #   - In a batch, the first failing line stops the run: exit 1 and
 #     "kstat: FILE:LINE: message".
+# leave-out: userspace-only
 source tests/lib.sh
 
 bad=(

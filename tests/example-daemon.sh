@@ -9,6 +9,7 @@
 # 10 ms interval it reports the loss and then the keyframe it resumes
 # from; SIGTERM and SIGINT end it with status 0.
 # timeout: 90
+# leave-out: userspace-only
 source tests/lib.sh
 require_kstat
 

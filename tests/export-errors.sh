@@ -5,6 +5,7 @@
 # with one "kstat: ..." line; SIGINT exits 0; an IPv6 literal ([::1]:PORT)
 # serves, run as nobody (subscribing needs no privilege).
 # timeout: 90
+# leave-out: userspace-only
 source tests/lib.sh
 require_cmd jq curl setpriv
 

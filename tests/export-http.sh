@@ -8,6 +8,7 @@
 # other paths get 404, POST 405, HEAD 200 without a body; SIGTERM exits 0
 # within 2 s and closes the port.
 # timeout: 120
+# leave-out: userspace-only
 source tests/lib.sh
 require_cmd jq curl
 PY=/usr/bin/python3

@@ -7,6 +7,7 @@
 # HTTP mode running in the same process; SIGTERM exits 0 and leaves no
 # temporary file.
 # timeout: 120
+# leave-out: userspace-only
 source tests/lib.sh
 require_cmd jq curl
 PY=/usr/bin/python3

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Proves: every -j output parses with jq, and its keys are exactly the
 # documented ones (docs/cli.md), with integer counters.
+# leave-out: userspace-only
 source tests/lib.sh
 require_cmd jq
 

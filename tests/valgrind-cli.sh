@@ -8,6 +8,7 @@
 # (valgrind under TCG costs ~20 s a start).  The host unit tests cover the
 # parsers the same way (userspace/tests/test_memory.sh).
 # timeout: 300
+# leave-out: userspace-only
 source tests/lib.sh
 require_cmd valgrind
 require_kstat
