@@ -152,6 +152,12 @@ cli_garbage_usage() {
 	expect 2 monitor count 1 rcvbuf
 	expect 2 monitor nosuch 1
 	expect 2 monitor count 1 nosuch 1
+	# The message names the keyword in full, not the abbreviation typed.
+	for kw in count rcvbuf; do
+		expect 2 monitor "${kw:0:2}" 0
+		[[ $G_ERR == *"bad $kw \"0\" (at least 1)"* ]] ||
+			garbage_fail "kstat monitor ${kw:0:2} 0: stderr: $(_g_short "$G_ERR")"
+	done
 
 	# config: malformed values (the kernel judges the ranges).
 	for v in '' -1 abc 0x10 4294967296 18446744073709551616 "$G_LONGNUM"; do

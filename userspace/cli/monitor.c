@@ -215,10 +215,10 @@ static int monitor_run(int argc, char **argv)
 			m.count = v;
 		} else if (is_prefix(argv[a], "rcvbuf") && v) {
 			o.rcvbuf = v;
-		} else if (is_prefix(argv[a], "count") ||
-			   is_prefix(argv[a], "rcvbuf")) {
-			return usage_err("monitor", "bad %s \"0\" (at least 1)",
-					 argv[a]);
+		} else if (is_prefix(argv[a], "count")) {
+			return usage_err("monitor", "bad count \"0\" (at least 1)");
+		} else if (is_prefix(argv[a], "rcvbuf")) {
+			return usage_err("monitor", "bad rcvbuf \"0\" (at least 1)");
 		} else {
 			return usage_err("monitor", "unexpected argument \"%s\"",
 					 argv[a]);
