@@ -101,8 +101,10 @@ run_sparse() {
 	done
 	{ lint_files; printf '%s/Kbuild\n' "${mods[@]}"; } | xargs cp --parents -t "$copy"
 	: > "$log"
+	# Not the caller's MAKEFLAGS: `make -s kernel-lint` would silence the
+	# CHECK lines that prove sparse ran.
 	for m in "${mods[@]}"; do
-		make -C "$kdir" M="$copy/$m" CONFIG_KSTAT=m C=2 W=1 modules \
+		MAKEFLAGS='' make -C "$kdir" M="$copy/$m" CONFIG_KSTAT=m C=2 W=1 modules \
 			>> "$log" 2>&1 || rc=$?
 	done
 	grep -E ':[0-9]+(:[0-9]+)?: (warning|error):|^(error|warning):' "$log" |
