@@ -1,7 +1,9 @@
 #!/bin/bash
 # Proves: `kstat export prometheus --listen` serves GET /metrics that a real
 # Prometheus parser accepts (one HELP/TYPE per family, text 0.0.4); the
-# synthetic IRQ's exported count is exact with its chip and action labels;
+# synthetic IRQ's exported count is exact with its chip and action labels
+# (its action's name holds a quote and a backslash: escaped in the text,
+# read back intact by the parser);
 # CPU seconds and softirq counts are bracketed by GETs taken before and
 # after (the sample provably newer than the first GET); 100 concurrent
 # scrapes all get 200 and parse while a half-sent request stays open;
@@ -22,7 +24,8 @@ fetch() { curl -sS --max-time 10 "$URL"; }
 # CLOCK_BOOTTIME in seconds from /proc/uptime (10 ms resolution).
 uptime_s() { local u _; read -r u _ < /proc/uptime; echo "$u"; }
 
-irqsim_load irqs=8
+SUFFIX=$'-"q\\'
+irqsim_load irqs=8 "suffix=$SUFFIX"
 t_cleanup irqsim_unload
 a=$(irqsim_irq 3)
 irqsim_fire 3 0 5
@@ -83,7 +86,8 @@ assert_eq true "$newer" "every scrape served a sample newer than the first GET"
 t_log "IRQ $a: $k"
 assert_eq 1005 "$kval" "parsed count of IRQ $a"
 assert_match 'chip="dummy"' "$k" "chip label of IRQ $a"
-assert_match 'actions="kstat-sim-3"' "$k" "actions label of IRQ $a"
+[[ $k == *"actions=\"kstat-sim-3$SUFFIX\""* ]] || t_fail "actions label of IRQ $a: $k"
+assert_match 'actions="kstat-sim-3-\\"q\\\\"' "$(fetch)" "escaped actions label in the text"
 assert_eq counter "$ktype" "kstat_interrupts type"
 assert_eq '[]' "$bad" "exported counters outside their GET brackets"
 assert_eq $((ncpu * 8)) "$nseries" "kstat_cpu_seconds_total series (8 modes x $ncpu CPUs)"

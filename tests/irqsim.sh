@@ -11,6 +11,8 @@
 #   - the debugfs irqs file lists every index, also past one page (4096);
 #   - the fire file rejects a bad index, an offline CPU, a bad count and
 #     garbage, without firing anything;
+#   - suffix=STR is appended to every action's name, and one longer than
+#     16 bytes fails the load;
 #   - irqs=4096 makes 4096 rows, and unloading leaves no kstat-sim row.
 #
 # Needs CPUs 0 and 1 online (SMP=2).
@@ -117,6 +119,13 @@ assert_eq 12 "${SUM[${IRQ[0]}]}" "index 0 after the rejected writes"
 irqsim_unload
 snapshot
 assert_eq 0 "$NSIM" "kstat-sim rows after unload"
+
+# --- suffix -----------------------------------------------------------------
+irqsim_load irqs=2 $'suffix=-"q\\'
+assert_match ' kstat-sim-1-"q\\$' "$(cat /proc/interrupts)" "row of index 1 with a suffix"
+irqsim_unload
+assert_fail insmod "$IRQSIM_KO" suffix=12345678901234567
+if irqsim_loaded; then t_fail "irqsim loaded with a 17-byte suffix"; fi
 
 # --- 4096 IRQs --------------------------------------------------------------
 irqsim_load irqs=4096

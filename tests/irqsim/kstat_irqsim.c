@@ -13,8 +13,10 @@
  * other interrupt in /proc/interrupts and to kstat) and lets a test fire
  * any of them an exact number of times on a chosen CPU.
  *
- * Module parameter:
- *   irqs=N   number of synthetic IRQs, 1..8192 (default 16)
+ * Module parameters:
+ *   irqs=N       number of synthetic IRQs, 1..8192 (default 16)
+ *   suffix=STR   appended to every action's name, up to 16 bytes: names
+ *                with quotes or backslashes, for the tests of escaping
  *
  * debugfs interface, /sys/kernel/debug/kstat_irqsim/ (a contract that the
  * test harness relies on, do not change it lightly):
@@ -57,10 +59,12 @@
 /* Longest valid fire command: "8191 4294967295 1000000\n" plus slack. */
 #define KSTAT_IRQSIM_CMD_MAX	64
 
+#define KSTAT_IRQSIM_SUFFIX_MAX	16
+
 struct kstat_irqsim_irq {
 	unsigned int irq;
 	/* request_irq() keeps a pointer to the name: it lives here. */
-	char name[sizeof("kstat-sim-") + 10];
+	char name[sizeof("kstat-sim-") + 10 + KSTAT_IRQSIM_SUFFIX_MAX];
 };
 
 struct kstat_irqsim_fire_arg {
@@ -91,6 +95,10 @@ static const struct kernel_param_ops kstat_irqsim_irqs_ops = {
 
 module_param_cb(irqs, &kstat_irqsim_irqs_ops, &irqs, 0444);
 MODULE_PARM_DESC(irqs, "number of synthetic IRQs, 1..8192 (default 16)");
+
+static char *suffix = "";
+module_param(suffix, charp, 0444);
+MODULE_PARM_DESC(suffix, "appended to every action's name, up to 16 bytes");
 
 static struct kstat_irqsim_irq *kstat_irqsim_tab;
 static unsigned int kstat_irqsim_nr;	/* entries in kstat_irqsim_tab */
@@ -311,7 +319,8 @@ static int kstat_irqsim_setup(unsigned int n)
 		struct kstat_irqsim_irq *sim = &kstat_irqsim_tab[i];
 
 		sim->irq = kstat_irqsim_base + i;
-		snprintf(sim->name, sizeof(sim->name), "kstat-sim-%u", i);
+		snprintf(sim->name, sizeof(sim->name), "kstat-sim-%u%s", i,
+			 suffix);
 		irq_set_chip_and_handler_name(sim->irq, &dummy_irq_chip,
 					      handle_simple_irq, "kstat-sim");
 		/* Allow request_irq(); keep autoprobing away from it. */
@@ -335,6 +344,12 @@ static int kstat_irqsim_setup(unsigned int n)
 static int __init kstat_irqsim_init(void)
 {
 	int ret;
+
+	if (strlen(suffix) > KSTAT_IRQSIM_SUFFIX_MAX) {
+		pr_err("suffix is longer than %u bytes\n",
+		       KSTAT_IRQSIM_SUFFIX_MAX);
+		return -EINVAL;
+	}
 
 	kstat_irqsim_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	if (IS_ERR(kstat_irqsim_dir)) {
