@@ -27,9 +27,12 @@
  *
  * The family exists in every network namespace.  The counters are
  * host-wide, as in /proc/stat, which no namespace virtualises: every
- * namespace reads the same numbers, and summaries are multicast in every
- * network namespace (the same samples, the same sequence numbers
- * everywhere).
+ * namespace reads the same numbers.  Summaries go to every network
+ * namespace that sent SUBSCRIBE (the same samples, the same sequence
+ * numbers everywhere), one copy per namespace, and stop going to one
+ * whose listeners all left.  A socket listening to all namespaces
+ * (NETLINK_LISTEN_ALL_NSID) gets a copy from each subscribed namespace it
+ * has an id for: the same seq again, which a client drops (libkstat does).
  *
  * Units
  * =====
@@ -104,15 +107,29 @@
  *   do:    no attributes.  Reply: KSTAT_A_STATS, the producer's telemetry.
  *
  * KSTAT_CMD_SUBSCRIBE
- *   do:    no attributes.  Starts the summary producer if the "summary"
- *          group has listeners (join it first: generic netlink on 6.1
- *          tells a family nothing of joins).  ENOTCONN when the group is
- *          empty.  Idempotent.  No privilege needed.  The producer stops
- *          by itself at the first tick that finds the group empty.
- *          Netlink keeps one listener set per protocol, not per network
- *          namespace: "empty" means no listener in any namespace.
+ *   do:    no attributes.  Send it from the socket that joined "summary"
+ *          (generic netlink on 6.1 tells a family nothing of joins).  It
+ *          starts the summary producer if it is idle, taking the first
+ *          sample at once (multicast, a keyframe), and answers before its
+ *          ACK with the current state: a SUMMARY_NTF batch unicast to the
+ *          sender, flagged KSTAT_A_SNAPSHOT, holding one keyframe sample
+ *          with the seq S, timestamp and config of the latest sample the
+ *          producer took.  Apply every multicast sample with seq > S on top
+ *          of it and ignore those with seq <= S: they are in the snapshot
+ *          already (a batch still open when S was taken is multicast after
+ *          the snapshot).  A subscriber therefore has complete state as
+ *          soon as SUBSCRIBE is answered, however long the producer has
+ *          been running, and the other subscribers pay nothing for it.
+ *          Errors: ENOTCONN when the group is empty ("join the "summary"
+ *          multicast group first"), ESHUTDOWN while the module unloads,
+ *          ENOBUFS when the sender's receive buffer cannot take the
+ *          snapshot.  Idempotent.  No privilege needed.  The producer stops
+ *          by itself at the first tick that finds nobody listening.
+ *          SUBSCRIBE also records the sender's network namespace: samples
+ *          are multicast only into namespaces that subscribed, until a
+ *          multicast there finds no listener left.
  *
- * KSTAT_CMD_SUMMARY_NTF (multicast to "summary", in every network namespace)
+ * KSTAT_CMD_SUMMARY_NTF (multicast to "summary")
  *   Every config batch samples, one notification: a batch of samples,
  *   split over several messages when large.  Each message carries
  *   KSTAT_A_BATCH_SEQ (the seq of the batch's first sample), KSTAT_A_PART
@@ -131,14 +148,31 @@
  *   as the first sample of every config keyframe-th batch, whenever the
  *   generation changes (IRQ descriptors or online CPUs changed), when the
  *   sections or per-CPU setting change, and after the producer had to
- *   drop a batch.
- *   IRQ counts in samples are 64-bit: the producer adds (u32)(now -
- *   before) to its 64-bit total at every sample, which is exact as long as
- *   fewer than 2^32 interrupts of one IRQ happen between two samples.
+ *   drop a sample.
+ *   Every count in a sample is 64-bit and monotonic while the module is
+ *   loaded:
+ *   - an IRQ's count is extended from the kernel's 32-bit total: the
+ *     producer adds (u32)(now - before) at every sample, which is exact
+ *     as long as fewer than 2^32 interrupts of one IRQ happen between two
+ *     samples.  The producer keys this state by descriptor, not by IRQ
+ *     number: it holds a reference on every descriptor it tracks, so a
+ *     descriptor freed and reallocated under the same number, even at the
+ *     same address, is seen as new.  Its count then restarts from the new
+ *     descriptor's own count, and the generation changes;
+ *   - softirq, arch and intr-sum counts are extended per CPU the same
+ *     way, so they are exact as long as fewer than 2^32 events of one
+ *     counter happen on one CPU between two samples.  They start from the
+ *     values /proc shows when the producer starts and, unlike /proc, never
+ *     drop when a per-CPU counter wraps;
+ *   - a sample the producer fails to build or send changes nothing: the
+ *     next delivered sample carries each increment exactly once.
  *   Per-CPU arrays in samples are the kernel's 32-bit counters.
  *   Sequence numbers are consecutive while the module is loaded: a gap
  *   means lost samples (the socket overran, or the producer could not
- *   allocate a batch, counted in KSTAT_A_STATS_ALLOC_FAILURES).
+ *   build a sample, counted in KSTAT_A_STATS_ALLOC_FAILURES).  After a
+ *   reload they start again from 0: a client learns of the reload from
+ *   nlctrl (CTRL_CMD_DELFAMILY / CTRL_CMD_NEWFAMILY on its "notify"
+ *   group), joins the new family's group and subscribes again.
  *
  * What kstat does not report (x86, built as a module)
  * ===================================================
@@ -220,6 +254,7 @@ enum kstat_attr {
 	KSTAT_A_BATCH_SEQ,	/* u64: seq of the batch's first sample */
 	KSTAT_A_PART,		/* u32: this message's part, 0-based */
 	KSTAT_A_PARTS,		/* u32: messages in this batch */
+	KSTAT_A_SNAPSHOT,	/* flag: a SUBSCRIBE answer, unicast */
 
 	__KSTAT_A_MAX,
 	KSTAT_A_MAX = __KSTAT_A_MAX - 1
