@@ -15,13 +15,14 @@
 #include <linux/irqdesc.h>
 #include <linux/jhash.h>
 #include <linux/kernel_stat.h>
+#include <linux/kobject.h>
 #include <linux/rcupdate.h>
 #include <linux/string.h>
 
 #include "kstat.h"
 
 /* Caller holds rcu_read_lock(). */
-static struct irq_desc *kstat_irq_to_desc(unsigned int irq)
+struct irq_desc *kstat_irq_to_desc(unsigned int irq)
 {
 	struct irq_data *data = irq_get_irq_data(irq);
 
@@ -34,7 +35,7 @@ static struct irq_desc *kstat_irq_to_desc(unsigned int irq)
  * per-CPU walk is needed.  The kernel also sums NMI descriptors, a state
  * modules cannot see; x86 has no NMI descriptors.
  */
-static u32 kstat_desc_count(struct irq_desc *desc)
+u32 kstat_desc_count(struct irq_desc *desc)
 {
 	unsigned int cpu;
 	u32 sum = 0;
@@ -179,27 +180,27 @@ u64 kstat_intr_sum(void)
 }
 
 /*
- * Read the totals of IRQs 0..nr-1 in one pass, for the summary producer:
- * @counts[irq] and a bit in @present for every IRQ with a descriptor.
- * Returns a fingerprint of the descriptor set, which changes when one is
- * allocated or freed.
+ * Pin a descriptor found under rcu_read_lock(): the reference keeps its
+ * memory from being freed, so while it is held no other descriptor can
+ * have its address, and "same pointer" means "same descriptor".  The
+ * summary producer keys its 64-bit counts on that.  With SPARSE_IRQ a
+ * descriptor is freed by the kobject_put() in an RCU callback, so a
+ * descriptor still reachable under rcu_read_lock() has a reference left
+ * and may take one more.  Without SPARSE_IRQ descriptors are static and
+ * never freed.
  */
-u32 kstat_irq_scan(u32 *counts, unsigned long *present, unsigned int nr)
+#ifdef CONFIG_SPARSE_IRQ
+void kstat_desc_hold(struct irq_desc *desc)
 {
-	struct irq_desc *desc;
-	unsigned int irq;
-	u32 hash = 0;
-
-	bitmap_zero(present, nr);
-	rcu_read_lock();
-	for (irq = 0; irq < nr; irq++) {
-		desc = kstat_irq_to_desc(irq);
-		if (!desc)
-			continue;
-		__set_bit(irq, present);
-		counts[irq] = kstat_desc_count(desc);
-		hash = kstat_fingerprint_one(hash, irq);
-	}
-	rcu_read_unlock();
-	return hash;
+	kobject_get(&desc->kobj);
 }
+
+/* May free the descriptor: process context, no locks held. */
+void kstat_desc_release(struct irq_desc *desc)
+{
+	kobject_put(&desc->kobj);
+}
+#else
+void kstat_desc_hold(struct irq_desc *desc) { }
+void kstat_desc_release(struct irq_desc *desc) { }
+#endif

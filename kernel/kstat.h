@@ -7,6 +7,7 @@
 #ifndef _KSTAT_INTERNAL_H
 #define _KSTAT_INTERNAL_H
 
+#include <linux/bits.h>
 #include <linux/gfp.h>
 #include <linux/types.h>
 #include <linux/kernel_stat.h>
@@ -71,7 +72,12 @@ u32 kstat_irq_fingerprint_mix(u32 hash, unsigned int irq, unsigned long id);
 u32 kstat_irq_set_fingerprint(const u32 *list, unsigned int nr,
 			      unsigned int first, unsigned int last);
 u64 kstat_intr_sum(void);
-u32 kstat_irq_scan(u32 *counts, unsigned long *present, unsigned int nr);
+
+struct irq_desc;
+struct irq_desc *kstat_irq_to_desc(unsigned int irq);	/* under RCU */
+u32 kstat_desc_count(struct irq_desc *desc);
+void kstat_desc_hold(struct irq_desc *desc);
+void kstat_desc_release(struct irq_desc *desc);
 
 /* softirq.c */
 const char *kstat_softirq_name(unsigned int vec);
@@ -121,11 +127,24 @@ struct kstat_summary_stats {
 	bool running;
 };
 
+/* Fields of a CONFIG_SET, merged under the producer's lock. */
+#define KSTAT_CFG_INTERVAL	BIT(0)
+#define KSTAT_CFG_BATCH		BIT(1)
+#define KSTAT_CFG_KEYFRAME	BIT(2)
+#define KSTAT_CFG_SECTIONS	BIT(3)
+#define KSTAT_CFG_PERCPU	BIT(4)
+
+struct net;
+struct netlink_ext_ack;
+struct sk_buff;
+struct sk_buff_head;
+
 void kstat_summary_init(void);
 void kstat_summary_exit(void);
-int kstat_summary_kick(void);
+int kstat_summary_subscribe(struct net *net, u32 portid, u32 seq,
+			    struct netlink_ext_ack *extack);
 void kstat_summary_get_config(struct kstat_config *cfg);
-void kstat_summary_set_config(const struct kstat_config *cfg);
+void kstat_summary_update_config(const struct kstat_config *val, u32 mask);
 void kstat_summary_get_stats(struct kstat_summary_stats *st);
 
 /* netlink.c */
@@ -137,7 +156,6 @@ int kstat_netlink_init(void);
 void kstat_netlink_exit(void);
 
 /* Fill functions: one nest of @type, for do, dump and summary alike. */
-struct sk_buff;
 int kstat_cpu_fill(struct sk_buff *skb, int type, int cpu,
 		   const struct kstat_cputime *ct);
 int kstat_irq_fill(struct sk_buff *skb, int type,
@@ -146,8 +164,14 @@ int kstat_softirq_fill(struct sk_buff *skb, int type, unsigned int vec,
 		       u64 total, const struct kstat_sel *sel);
 int kstat_config_fill(struct sk_buff *skb, int type,
 		      const struct kstat_config *cfg);
-struct sk_buff *kstat_summary_msg_new(size_t size, void **hdr);
-int kstat_summary_multicast(struct sk_buff *skb, gfp_t gfp);
+
+/* Summary delivery. */
+struct sk_buff *kstat_summary_msg_new(size_t size, u32 portid, u32 seq,
+				      void **hdr);
+int kstat_summary_multicast(struct sk_buff *skb);
+int kstat_summary_unicast(struct sk_buff_head *parts, struct net *net,
+			  u32 portid);
+void kstat_summary_net_subscribe(struct net *net);
 bool kstat_summary_has_listeners(void);
 
 #endif /* _KSTAT_INTERNAL_H */

@@ -16,6 +16,7 @@
 #include <linux/slab.h>
 #include <net/genetlink.h>
 #include <net/net_namespace.h>
+#include <net/netns/generic.h>
 
 #include "kstat.h"
 
@@ -835,12 +836,16 @@ static const struct nla_policy kstat_config_set_policy[KSTAT_A_CONFIG + 1] = {
 	[KSTAT_A_CONFIG]	= NLA_POLICY_NESTED(kstat_config_policy),
 };
 
-/* What the policy cannot say: the interval's floor, a non-empty set. */
+/*
+ * What the policy cannot say: the interval's floor, a non-empty set.
+ * Fills the fields given and says which in @mask.
+ */
 static int kstat_config_parse(struct nlattr **tb, struct kstat_config *cfg,
-			      struct netlink_ext_ack *extack)
+			      u32 *mask, struct netlink_ext_ack *extack)
 {
 	struct nlattr *a;
 
+	*mask = 0;
 	a = tb[KSTAT_A_CONFIG_INTERVAL_MS];
 	if (a) {
 		cfg->interval_ms = nla_get_u32(a);
@@ -849,6 +854,7 @@ static int kstat_config_parse(struct nlattr **tb, struct kstat_config *cfg,
 					    "interval below the 10 ms minimum");
 			return -EINVAL;
 		}
+		*mask |= KSTAT_CFG_INTERVAL;
 	}
 	a = tb[KSTAT_A_CONFIG_SECTIONS];
 	if (a) {
@@ -858,13 +864,20 @@ static int kstat_config_parse(struct nlattr **tb, struct kstat_config *cfg,
 					    "a summary needs at least one section");
 			return -EINVAL;
 		}
+		*mask |= KSTAT_CFG_SECTIONS;
 	}
-	if (tb[KSTAT_A_CONFIG_BATCH])
+	if (tb[KSTAT_A_CONFIG_BATCH]) {
 		cfg->batch = nla_get_u32(tb[KSTAT_A_CONFIG_BATCH]);
-	if (tb[KSTAT_A_CONFIG_KEYFRAME])
+		*mask |= KSTAT_CFG_BATCH;
+	}
+	if (tb[KSTAT_A_CONFIG_KEYFRAME]) {
 		cfg->keyframe = nla_get_u32(tb[KSTAT_A_CONFIG_KEYFRAME]);
-	if (tb[KSTAT_A_CONFIG_PERCPU])
+		*mask |= KSTAT_CFG_KEYFRAME;
+	}
+	if (tb[KSTAT_A_CONFIG_PERCPU]) {
 		cfg->percpu = nla_get_u8(tb[KSTAT_A_CONFIG_PERCPU]);
+		*mask |= KSTAT_CFG_PERCPU;
+	}
 	return 0;
 }
 
@@ -872,7 +885,8 @@ static int kstat_nl_config_set_doit(struct sk_buff *skb,
 				    struct genl_info *info)
 {
 	struct nlattr *tb[KSTAT_A_CONFIG_MAX + 1];
-	struct kstat_config cfg;
+	struct kstat_config cfg = { };
+	u32 mask;
 	int err;
 
 	if (GENL_REQ_ATTR_CHECK(info, KSTAT_A_CONFIG))
@@ -882,12 +896,11 @@ static int kstat_nl_config_set_doit(struct sk_buff *skb,
 			       kstat_config_policy, info->extack);
 	if (err)
 		return err;
-	/* Fields left out keep their value.  (Writers race last-wins.) */
-	kstat_summary_get_config(&cfg);
-	err = kstat_config_parse(tb, &cfg, info->extack);
+	err = kstat_config_parse(tb, &cfg, &mask, info->extack);
 	if (err)
 		return err;
-	kstat_summary_set_config(&cfg);
+	/* Fields left out keep their value, whoever else writes. */
+	kstat_summary_update_config(&cfg, mask);
 	return 0;
 }
 
@@ -967,14 +980,8 @@ static int kstat_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
  */
 static int kstat_nl_subscribe_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	int err = kstat_summary_kick();
-
-	if (err == -ENOTCONN)
-		NL_SET_ERR_MSG(info->extack,
-			       "join the \"summary\" multicast group first");
-	else if (err == -ESHUTDOWN)
-		NL_SET_ERR_MSG(info->extack, "kstat is being unloaded");
-	return err;
+	return kstat_summary_subscribe(genl_info_net(info), info->snd_portid,
+				       info->snd_seq, info->extack);
 }
 
 /* ---- the family ---------------------------------------------------------- */
@@ -1043,13 +1050,16 @@ static struct genl_family kstat_family __ro_after_init = {
 	.n_mcgrps	= ARRAY_SIZE(kstat_mcgrps),
 };
 
-struct sk_buff *kstat_summary_msg_new(size_t size, void **hdr)
+/* @portid 0: a multicast; else a message for that socket alone. */
+struct sk_buff *kstat_summary_msg_new(size_t size, u32 portid, u32 seq,
+				      void **hdr)
 {
 	struct sk_buff *skb = genlmsg_new(size, GFP_KERNEL);
 
 	if (!skb)
 		return NULL;
-	*hdr = genlmsg_put(skb, 0, 0, &kstat_family, 0, KSTAT_CMD_SUMMARY_NTF);
+	*hdr = genlmsg_put(skb, portid, seq, &kstat_family, 0,
+			   KSTAT_CMD_SUMMARY_NTF);
 	if (!*hdr) {
 		nlmsg_free(skb);
 		return NULL;
@@ -1057,45 +1067,85 @@ struct sk_buff *kstat_summary_msg_new(size_t size, void **hdr)
 	return skb;
 }
 
-/* Consumes @skb; 0, or -ENOBUFS when some listener missed it. */
-static int kstat_multicast_one(struct net *net, struct sk_buff *skb,
-			       gfp_t gfp)
-{
-	int err;
+/*
+ * Which network namespaces get summaries: those that sent SUBSCRIBE,
+ * until a multicast there finds nobody listening.  Netlink keeps one
+ * listener set per protocol, not per namespace, so a namespace's
+ * listeners are only seen to be gone by a multicast that reaches none.
+ */
+struct kstat_net {
+	bool subscribed;
+};
 
-	if (!skb)
-		return -ENOBUFS;
-	err = genlmsg_multicast_netns(&kstat_family, net, skb, 0,
-				      KSTAT_MCGRP_SUMMARY, gfp);
-	return err && err != -ESRCH ? -ENOBUFS : 0;
+static unsigned int kstat_net_id __read_mostly;
+
+static struct pernet_operations kstat_net_ops = {
+	.id	= &kstat_net_id,
+	.size	= sizeof(struct kstat_net),
+};
+
+static struct kstat_net *kstat_net(struct net *net)
+{
+	return net_generic(net, kstat_net_id);
+}
+
+void kstat_summary_net_subscribe(struct net *net)
+{
+	WRITE_ONCE(kstat_net(net)->subscribed, true);
 }
 
 /*
- * Consumes @skb.  The counters are host-wide, like /proc/stat, so the
- * summary goes to every network namespace: one copy each, delivered
- * independently, so that a full receive queue in one namespace costs
- * the others nothing (genlmsg_multicast_allns() stops at the first
- * error).  Which namespaces have listeners is not known (see below), so
- * each gets a clone.  Runs under rcu_read_lock(), so @gfp must not
- * sleep.  A net on the list stays usable until rcu_read_unlock():
- * cleanup_net() unlists it and waits for a grace period before tearing
- * it down.
+ * Consumes @skb.  One copy per subscribed namespace, each delivered
+ * independently, so that a full receive queue in one costs the others
+ * nothing.  GFP_ATOMIC: under rcu_read_lock(), and netlink_broadcast()
+ * would yield() for a blocking allocation.  Nothing here disables
+ * preemption: on PREEMPT_RT, RCU readers and the socket locks may sleep.
+ * A net on the list stays usable until rcu_read_unlock(): cleanup_net()
+ * unlists it and waits for a grace period before tearing it down.
+ * Returns -ENOBUFS when some listener missed the message.
  */
-int kstat_summary_multicast(struct sk_buff *skb, gfp_t gfp)
+int kstat_summary_multicast(struct sk_buff *skb)
 {
-	struct net *net, *prev = NULL;
-	int err = 0;
+	struct kstat_net *kn;
+	struct sk_buff *copy;
+	struct net *net;
+	int err, ret = 0;
 
 	rcu_read_lock();
 	for_each_net_rcu(net) {
-		if (prev)
-			err = kstat_multicast_one(prev, skb_clone(skb, gfp),
-						  gfp) ?: err;
-		prev = net;
+		kn = kstat_net(net);
+		if (!READ_ONCE(kn->subscribed))
+			continue;
+		copy = skb_clone(skb, GFP_ATOMIC);
+		if (!copy) {
+			ret = -ENOBUFS;
+			continue;
+		}
+		err = genlmsg_multicast_netns(&kstat_family, net, copy, 0,
+					      KSTAT_MCGRP_SUMMARY, GFP_ATOMIC);
+		if (err == -ESRCH)
+			WRITE_ONCE(kn->subscribed, false);
+		else if (err)
+			ret = -ENOBUFS;
 	}
-	err = kstat_multicast_one(prev, skb, gfp) ?: err;
 	rcu_read_unlock();
-	return err;
+	consume_skb(skb);
+	return ret;
+}
+
+/* Send every part of @parts to one socket; stop at the first failure. */
+int kstat_summary_unicast(struct sk_buff_head *parts, struct net *net,
+			  u32 portid)
+{
+	struct sk_buff *skb;
+	int err;
+
+	while ((skb = __skb_dequeue(parts))) {
+		err = genlmsg_unicast(net, skb, portid);
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 /*
@@ -1111,10 +1161,18 @@ bool kstat_summary_has_listeners(void)
 
 int __init kstat_netlink_init(void)
 {
-	return genl_register_family(&kstat_family);
+	int err = register_pernet_subsys(&kstat_net_ops);
+
+	if (err)
+		return err;
+	err = genl_register_family(&kstat_family);
+	if (err)
+		unregister_pernet_subsys(&kstat_net_ops);
+	return err;
 }
 
 void kstat_netlink_exit(void)
 {
 	genl_unregister_family(&kstat_family);
+	unregister_pernet_subsys(&kstat_net_ops);
 }
