@@ -129,6 +129,7 @@ const char *lost_reason(enum kstat_lost_reason why)
 	case KSTAT_LOST_GAP:		return "gap";
 	case KSTAT_LOST_OVERRUN:	return "overrun";
 	case KSTAT_LOST_PARTIAL:	return "partial";
+	case KSTAT_LOST_RELOAD:		return "reload";
 	}
 	return "unknown";
 }
