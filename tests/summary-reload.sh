@@ -14,16 +14,6 @@ PORT=19587
 URL=http://127.0.0.1:$PORT/metrics
 kstat_load interval_ms=100
 
-# A GET in flight (the exporter's IRQ labels) holds the module: retry.
-unload_busy() {
-	local i
-	for i in $(seq 100); do
-		rmmod kstat 2>/dev/null && return 0
-		sleep 0.05
-	done
-	t_fail "rmmod kstat kept failing for 5 s"
-}
-
 # The monitor's events in order: "F true|false", "S seq", "L reason".
 events() {
 	jq -r 'if .event == "family" then "F \(.present)"
@@ -68,7 +58,7 @@ wait_until 30 watch_has
 wait_until 30 up_is 1
 t_log "monitor, watch and exporter have samples"
 
-unload_busy
+kstat_unload_busy
 gone_line() { events | grep -qx 'F false'; }
 wait_until 10 gone_line
 wait_until 10 grep -q '^family kstat gone$' "$TMPDIR/watch.out"

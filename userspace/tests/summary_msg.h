@@ -12,6 +12,7 @@
 #include <linux/netlink.h>
 
 #include "libkstat.h"
+#include "internal.h"
 
 struct msg {
 	union {
@@ -120,5 +121,23 @@ static inline void on_family(int present, void *arg)
 static const struct kstat_sub_ops ops = {
 	.sample = on_sample, .lost = on_lost, .family = on_family,
 };
+
+/*
+ * A subscription that has seen batch 6..9 (one part, keyframe first), so
+ * it is in sync and expects seq 10.
+ */
+static inline struct kstat_sub *synced_sub(struct seen *w)
+{
+	struct kstat_sub *sub = kstat_sub_alloc(&ops, w);
+	struct msg m;
+	uint64_t s;
+
+	memset(w, 0, sizeof(*w));
+	msg_start(&m, 6, 0, 1);
+	for (s = 6; s <= 9; s++)
+		piece(&m, s, s == 6);
+	kstat_sub_feed(sub, &m.nlh);
+	return sub;
+}
 
 #endif

@@ -19,24 +19,6 @@
 #include "summary_msg.h"
 
 /*
- * A subscription that has seen batch 6..9 (one part, keyframe first), so
- * it is in sync and expects seq 10.
- */
-static struct kstat_sub *synced_sub(struct seen *w)
-{
-	struct kstat_sub *sub = kstat_sub_alloc(&ops, w);
-	struct msg m;
-	uint64_t s;
-
-	memset(w, 0, sizeof(*w));
-	msg_start(&m, 6, 0, 1);
-	for (s = 6; s <= 9; s++)
-		piece(&m, s, s == 6);
-	kstat_sub_feed(sub, &m.nlh);
-	return sub;
-}
-
-/*
  * Batch 10..13 in three parts.  @split11: part 0 ends inside sample 11
  * (parts [10 11a] [11b 12 13a] [13b]), else on a sample boundary
  * ([10 11] [12 13a] [13b]).  Part @drop never arrives.  Then keyframe

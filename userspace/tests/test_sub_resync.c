@@ -34,6 +34,19 @@ static void feed_snapshot(struct kstat_sub *sub, uint64_t seq)
 	kstat_sub_feed(sub, &m.nlh);
 }
 
+/* A snapshot of keyframe @seq in two parts, the sample split over both. */
+static void feed_snapshot2(struct kstat_sub *sub, uint64_t seq)
+{
+	struct msg m;
+	uint32_t part;
+
+	for (part = 0; part < 2; part++) {
+		snapshot_start(&m, seq, part, 2);
+		piece(&m, seq, 1);
+		kstat_sub_feed(sub, &m.nlh);
+	}
+}
+
 /* One multicast part holding samples @first..@last, all deltas. */
 static void feed_batch(struct kstat_sub *sub, uint64_t first, uint64_t last)
 {
@@ -44,21 +57,6 @@ static void feed_batch(struct kstat_sub *sub, uint64_t first, uint64_t last)
 	for (s = first; s <= last; s++)
 		piece(&m, s, 0);
 	kstat_sub_feed(sub, &m.nlh);
-}
-
-/* In sync after keyframe batch 6..9: expects seq 10. */
-static struct kstat_sub *synced_sub(struct seen *w)
-{
-	struct kstat_sub *sub = kstat_sub_alloc(&ops, w);
-	struct msg m;
-	uint64_t s;
-
-	memset(w, 0, sizeof(*w));
-	msg_start(&m, 6, 0, 1);
-	for (s = 6; s <= 9; s++)
-		piece(&m, s, s == 6);
-	kstat_sub_feed(sub, &m.nlh);
-	return sub;
 }
 
 /* Were exactly @n samples delivered, with the seqs in @want? */
@@ -104,15 +102,9 @@ static void test_snapshot_parts(void)
 	static const uint64_t want[] = { 30, 31 };
 	struct kstat_sub *sub;
 	struct seen w = { 0 };
-	struct msg m;
 
 	sub = kstat_sub_alloc(&ops, &w);
-	snapshot_start(&m, 30, 0, 2);
-	piece(&m, 30, 1);
-	kstat_sub_feed(sub, &m.nlh);
-	snapshot_start(&m, 30, 1, 2);
-	piece(&m, 30, 1);
-	kstat_sub_feed(sub, &m.nlh);
+	feed_snapshot2(sub, 30);
 	feed_batch(sub, 29, 31);
 	CHECK(delivered(&w, want, 2) && w.lost == 0,
 	      "a snapshot in 2 parts, then 29..31: 30 and 31 delivered "
@@ -129,16 +121,10 @@ static void test_old_snapshot(void)
 	static const uint64_t want[] = { 6, 7, 8, 9, 10, 11 };
 	struct kstat_sub *sub;
 	struct seen w;
-	struct msg m;
 
 	sub = synced_sub(&w);
 	feed_snapshot(sub, 9);
-	snapshot_start(&m, 8, 0, 2);	/* an older one, in two parts */
-	piece(&m, 8, 1);
-	kstat_sub_feed(sub, &m.nlh);
-	snapshot_start(&m, 8, 1, 2);
-	piece(&m, 8, 1);
-	kstat_sub_feed(sub, &m.nlh);
+	feed_snapshot2(sub, 8);		/* an older one, in two parts */
 	feed_batch(sub, 10, 11);
 	CHECK(delivered(&w, want, 6) && w.lost == 0,
 	      "in sync up to 9, snapshots 9 and 8 ignored, 10..11 applied "
