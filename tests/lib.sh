@@ -285,6 +285,17 @@ kstat_unload() {
 	if kstat_loaded; then _t_rmmod kstat; fi
 }
 
+# kstat_unload_busy: rmmod kstat, retrying for 5 s: a GET dump in flight
+# holds the module (rmmod says EAGAIN).
+kstat_unload_busy() {
+	local i
+	for i in $(seq 100); do
+		rmmod kstat 2>/dev/null && return 0
+		sleep 0.05
+	done
+	t_fail "rmmod kstat kept failing for 5 s"
+}
+
 irqsim_loaded() { [[ -d /sys/module/kstat_irqsim ]]; }
 
 # irqsim_load [PARAMS...]: (re)load the test helper module kstat_irqsim.ko

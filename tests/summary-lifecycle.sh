@@ -15,16 +15,6 @@ monitors_ready() {
 	for i in 1 2 3 4; do grep -q seq "$TMPDIR/mon.$i" || return 1; done
 }
 
-# A GET dump in flight holds the module (rmmod says EAGAIN): retry.
-unload_busy() {
-	local i
-	for i in $(seq 100); do
-		rmmod kstat 2>/dev/null && return 0
-		sleep 0.05
-	done
-	t_fail "rmmod kstat kept failing for 5 s"
-}
-
 # GETs fail while the module is out: that is expected, not a failure.
 ( set +e; trap - ERR EXIT
   while :; do "$KSTAT" cpu show; "$KSTAT" irq show; sleep 0.1; done >/dev/null 2>&1 ) &
@@ -34,7 +24,7 @@ t_cleanup kill $getloop
 cycles=50
 if ((${KSTAT_TIMEOUT_SCALE:-1} > 1)); then cycles=8; fi
 for cycle in $(seq "${CYCLES:-$cycles}"); do
-	if kstat_loaded; then unload_busy; fi
+	if kstat_loaded; then kstat_unload_busy; fi
 	kstat_load interval_ms=50
 	pids=()
 	for i in 1 2 3 4; do
@@ -44,7 +34,7 @@ for cycle in $(seq "${CYCLES:-$cycles}"); do
 	# every monitor got a sample: the producer is running
 	for _ in $(seq "$(t_scaled 300)"); do monitors_ready && break; sleep 0.1; done
 	monitors_ready || { cat "$TMPDIR"/err.* >&2; t_fail "cycle $cycle: monitors got no sample"; }
-	unload_busy
+	kstat_unload_busy
 	gone=$(boottime_ns)
 	sleep 0.3
 	kill "${pids[@]}" 2>/dev/null || true

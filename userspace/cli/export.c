@@ -46,8 +46,9 @@ static const char export_usage[] =
 	"  --textfile PATH     rewrite PATH atomically after every summary, for\n"
 	"                      node_exporter's textfile collector (*.prom)\n"
 	"A scrape costs no /proc read and no kernel request: it serves the\n"
-	"latest sample.  Until the first sample arrives only the kstat_exporter_*\n"
-	"metrics are exported, with kstat_exporter_up 0.  See docs/exporter.md.\n";
+	"latest sample.  Until the first sample arrives, and while the module is\n"
+	"unloaded, only the kstat_exporter_* metrics are exported, with\n"
+	"kstat_exporter_up 0.  See docs/exporter.md.\n";
 
 /* ---- a growable text buffer ---- */
 
@@ -345,6 +346,7 @@ struct exporter {
 	const char *textfile;
 	uint64_t file_seq;
 	bool file_written;		/* since the first sample */
+	bool file_due;			/* rewrite it, sample or not */
 	bool file_failing;		/* the error was printed */
 
 	const char *listen;
@@ -377,6 +379,22 @@ static void on_lost(uint64_t lost, enum kstat_lost_reason why, void *arg)
 
 	(void)why;
 	ex->lost += lost;
+}
+
+/*
+ * The module went away: kstat_exporter_up 0 and no data until samples
+ * come again (seq and generation restart, so nothing cached is kept).
+ */
+static void on_family(int present, void *arg)
+{
+	struct exporter *ex = arg;
+
+	if (present)
+		return;
+	ex->snap.valid = false;
+	ex->data_valid = false;
+	ex->meta.loaded = false;
+	ex->file_due = true;
 }
 
 /* ---- rendering ---- */
@@ -515,7 +533,7 @@ static void render_health(struct buf *b, const struct exporter *ex)
 	uint64_t now, age;
 
 	family(b, "kstat_exporter_up", "gauge",
-	       "1 once a summary sample has arrived from the kernel.");
+	       "1 once a summary sample has arrived from the kernel, 0 while the module is unloaded.");
 	buf_printf(b, "kstat_exporter_up %d\n", n->valid);
 	family(b, "kstat_exporter_samples_total", "counter",
 	       "Summary samples received from the kernel.");
@@ -622,15 +640,16 @@ fail_nofile:
 	return -1;
 }
 
-/* After each dispatch: a new sample is a new file. */
+/* After each dispatch: a new sample, or the family gone, is a new file. */
 static void textfile_update(struct exporter *ex)
 {
-	if (!ex->textfile || !ex->snap.valid)
+	if (!ex->textfile || (!ex->snap.valid && !ex->file_due))
 		return;
-	if (ex->file_written && ex->file_seq == ex->snap.seq)
+	if (!ex->file_due && ex->file_written && ex->file_seq == ex->snap.seq)
 		return;
 	if (textfile_write(ex) == 0) {
-		ex->file_written = true;
+		ex->file_due = false;
+		ex->file_written = ex->snap.valid;
 		ex->file_seq = ex->snap.seq;
 	}
 }
@@ -1028,6 +1047,7 @@ static int export_prometheus(int argc, char **argv)
 	static const struct kstat_sub_ops ops = {
 		.sample = on_sample,
 		.lost = on_lost,
+		.family = on_family,
 	};
 	static const struct sub_poll_ops poll_ops = {
 		.max_fds = MAX_CONNS + 1,

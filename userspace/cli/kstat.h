@@ -73,6 +73,10 @@ struct sub_run_opts {
 
 int sub_run(const struct sub_run_opts *o);
 const char *lost_reason(enum kstat_lost_reason why);
+/* CLOCK_BOOTTIME in ns, the clock of the samples' timestamps. */
+uint64_t boottime_ns(void);
+/* The family went (0) or came back (1): a line for monitor and watch. */
+void print_family_event(int present);
 
 /*
  * The libkstat handle, opened on first use so that commands that do not

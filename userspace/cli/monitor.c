@@ -6,7 +6,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "json_print.h"
 #include "kstat.h"
@@ -23,7 +22,10 @@ static const char monitor_usage[] =
 	"with \"cpu\": null), \"softirq\", \"irq\" (the IRQs this sample carried:\n"
 	"all of them in a keyframe, the changed ones in a delta; counts are\n"
 	"absolute and 64-bit), \"arch\" and \"intr\".  A loss is printed as\n"
-	"{\"lost\": N, \"reason\": ...} (in text, a warning on stderr).\n"
+	"{\"lost\": N, \"reason\": ...} (in text, a warning on stderr).  When the\n"
+	"module is unloaded and loaded again: {\"event\": \"family\", \"present\":\n"
+	"false|true, \"timestamp_ns\": ...} (in text, \"family kstat gone|back\"),\n"
+	"then samples again, after a loss with reason \"reload\".\n"
 	"rcvbuf and delay are for testing overruns: a small socket buffer and\n"
 	"a pause after each read.\n";
 
@@ -32,15 +34,6 @@ struct monitor {
 	uint64_t seen;
 	bool done;
 };
-
-/* When the sample reached us, on the clock of its timestamp. */
-static uint64_t boottime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
 
 static void print_config(const struct kstat_config *c)
 {
@@ -194,11 +187,20 @@ static void on_lost(uint64_t lost, enum kstat_lost_reason why, void *arg)
 		lost_reason(why));
 }
 
+static void on_family(int present, void *arg)
+{
+	const struct monitor *m = arg;
+
+	if (!m->done)
+		print_family_event(present);
+}
+
 static int monitor_run(int argc, char **argv)
 {
 	static const struct kstat_sub_ops ops = {
 		.sample = on_sample,
 		.lost = on_lost,
+		.family = on_family,
 	};
 	struct monitor m = { 0 };
 	struct sub_run_opts o = { .ops = &ops, .arg = &m, .done = &m.done };

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "json_print.h"
 #include "kstat.h"
 
 static volatile sig_atomic_t stop_signal;
@@ -129,6 +130,35 @@ const char *lost_reason(enum kstat_lost_reason why)
 	case KSTAT_LOST_GAP:		return "gap";
 	case KSTAT_LOST_OVERRUN:	return "overrun";
 	case KSTAT_LOST_PARTIAL:	return "partial";
+	case KSTAT_LOST_RELOAD:		return "reload";
 	}
 	return "unknown";
+}
+
+uint64_t boottime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * The module went (rmmod) or came back and we subscribed again: one line,
+ * "family kstat gone" / "family kstat back", or with -j
+ * {"event":"family","present":false,"timestamp_ns":...} (CLOCK_BOOTTIME).
+ */
+void print_family_event(int present)
+{
+	new_json_obj(opts.json, false);
+	open_json_object(NULL);
+	print_string(PRINT_JSON, "event", NULL, "family");
+	print_string(PRINT_FP, NULL, "family %s", KSTAT_FAMILY_NAME);
+	print_bool(PRINT_JSON, "present", NULL, present);
+	print_string(PRINT_FP, NULL, " %s", present ? "back" : "gone");
+	print_u64(PRINT_JSON, "timestamp_ns", NULL, boottime_ns());
+	close_json_object();
+	print_nl();
+	delete_json_obj();
+	fflush(stdout);
 }

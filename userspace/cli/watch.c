@@ -23,7 +23,9 @@ static const char watch_usage[] =
 	"by interrupts per second (default 10) with their chip and actions,\n"
 	"softirq the runs per second of each vector.  With -j, one JSON object\n"
 	"per interval: \"timestamp_ns\", \"interval_ns\" and \"cpu\", \"irq\" or\n"
-	"\"softirq\" (an array).\n";
+	"\"softirq\" (an array).  If the module is unloaded, \"family kstat gone\"\n"
+	"(JSON: {\"event\": \"family\", \"present\": false, ...}), and once it is\n"
+	"loaded again \"family kstat back\" and the rates resume.\n";
 
 enum watch_what { WATCH_CPU, WATCH_IRQ, WATCH_SOFTIRQ };
 
@@ -274,6 +276,17 @@ static void on_lost(uint64_t lost, enum kstat_lost_reason why, void *arg)
 		lost, lost == 1 ? "" : "s", lost_reason(why));
 }
 
+/* Said on screen; the rates start over once samples come again. */
+static void on_family(int present, void *arg)
+{
+	struct watch *w = arg;
+
+	if (w->done)
+		return;
+	w->base.valid = false;
+	print_family_event(present);
+}
+
 /*
  * Seconds as plain decimal ("2", "0.5"): strtod alone would also take
  * " 1", "+1", "1e1" and "0x1", which no other number of the CLI takes.
@@ -333,6 +346,7 @@ int do_watch(int argc, char **argv)
 	static const struct kstat_sub_ops ops = {
 		.sample = on_sample,
 		.lost = on_lost,
+		.family = on_family,
 	};
 	struct watch w = { .what = WATCH_CPU, .interval_ns = 1000000000ULL,
 			   .top = 10 };

@@ -97,7 +97,13 @@ int kstat_parse_config_nest(const struct nlattr *nest, struct kstat_config *c);
 int kstat_parse_config_msg(const struct nlmsghdr *nlh, struct kstat_config *c);
 int kstat_parse_stats_msg(const struct nlmsghdr *nlh, struct kstat_stats *st);
 void kstat_irq_free(struct kstat_irq *q);
-int kstat_summary_kick(struct kstat_handle *h);
+
+/* Extended ACK text of an error or NLMSG_DONE message, or NULL. */
+struct nlmsgerr;
+const char *kstat_extack(const struct nlmsgerr *e);
+const char *kstat_ext_msg(const struct nlmsghdr *nlh, size_t off);
+struct nl_sock;
+int kstat_set_socket_options(struct nl_sock *sk);
 
 /* Subscriptions without a socket, fed recorded messages (tests, bench). */
 struct kstat_sub *kstat_sub_alloc(const struct kstat_sub_ops *ops, void *arg);

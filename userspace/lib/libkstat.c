@@ -76,7 +76,8 @@ static int kstat_nlerr_to_errno(int nlerr)
 	}
 }
 
-static int kstat_set_socket_options(struct nl_sock *sk)
+/* Shared with the subscription socket, which reads SUBSCRIBE's ACK. */
+int kstat_set_socket_options(struct nl_sock *sk)
 {
 	int fd = nl_socket_get_fd(sk), one = 1;
 
@@ -170,37 +171,47 @@ struct kstat_xfer {
 	int done;
 };
 
-/* Find NLMSGERR_ATTR_MSG among the TLVs at @off of @nlh's payload. */
-static void kstat_read_ext_msg(struct kstat_handle *h,
-			       const struct nlmsghdr *nlh, size_t off)
+/*
+ * The kernel's NLMSGERR_ATTR_MSG among the TLVs at @off of @nlh's
+ * payload, or NULL.  Shared with the subscription socket (sub.c).
+ */
+const char *kstat_ext_msg(const struct nlmsghdr *nlh, size_t off)
 {
 	size_t payload = nlh->nlmsg_len - NLMSG_HDRLEN;
 	struct nlattr *msg;
 
 	off = NLMSG_ALIGN(off);
 	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS) || off >= payload)
-		return;
+		return NULL;
 	msg = nla_find((struct nlattr *)((char *)NLMSG_DATA(nlh) + off),
 		       payload - off, NLMSGERR_ATTR_MSG);
 	if (msg && nla_len(msg) > 0 &&
 	    memchr(nla_data(msg), '\0', nla_len(msg)))
-		kstat_set_error(h, "%s", (const char *)nla_data(msg));
+		return nla_data(msg);
+	return NULL;
 }
 
 /*
  * The kernel's extack text follows the (capped) request echoed in an
  * error message.
  */
-static void kstat_read_extack(struct kstat_handle *h, const struct nlmsgerr *e)
+const char *kstat_extack(const struct nlmsgerr *e)
 {
 	const struct nlmsghdr *nlh = (const void *)((const char *)e - NLMSG_HDRLEN);
 	size_t off = sizeof(*e);
 
 	if (nlh->nlmsg_len < NLMSG_HDRLEN + sizeof(*e))
-		return;
+		return NULL;
 	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
 		off += e->msg.nlmsg_len - NLMSG_HDRLEN;
-	kstat_read_ext_msg(h, nlh, off);
+	return kstat_ext_msg(nlh, off);
+}
+
+/* @err's text, or the kernel's own explanation when it sent one. */
+static void kstat_set_kernel_error(struct kstat_handle *h, int err,
+				   const char *ext)
+{
+	kstat_set_error(h, "%s", ext ? ext : strerror(-err));
 }
 
 static int kstat_on_error(struct sockaddr_nl *nla, struct nlmsgerr *e,
@@ -212,8 +223,7 @@ static int kstat_on_error(struct sockaddr_nl *nla, struct nlmsgerr *e,
 	x->done = 1;
 	if (!x->err) {
 		x->err = e->error < 0 ? e->error : -EPROTO;
-		kstat_set_error(x->h, "%s", strerror(-x->err));
-		kstat_read_extack(x->h, e);
+		kstat_set_kernel_error(x->h, x->err, kstat_extack(e));
 	}
 	return NL_STOP;
 }
@@ -252,8 +262,8 @@ static int kstat_on_done(struct nl_msg *msg, void *arg)
 	memcpy(&err, NLMSG_DATA(nlh), sizeof(err));
 	if (err < 0 && !x->err) {
 		x->err = err;
-		kstat_set_error(x->h, "%s", strerror(-err));
-		kstat_read_ext_msg(x->h, nlh, sizeof(err));
+		kstat_set_kernel_error(x->h, err,
+				       kstat_ext_msg(nlh, sizeof(err)));
 	}
 	return NL_STOP;
 }
@@ -362,6 +372,19 @@ static int kstat_xfer_once(struct kstat_handle *h, const struct kstat_req *r,
 	return 0;
 }
 
+/*
+ * After ENOENT: was the module reloaded under another family id?  Then
+ * the handle follows it (a long-running subscriber's requests keep
+ * working) and the request is worth one more try.  If the family is
+ * gone, the error says so.
+ */
+static int kstat_family_moved(struct kstat_handle *h)
+{
+	int old = h->family;
+
+	return kstat_resolve_family(h) == 0 && h->family != old;
+}
+
 /* A dump that saw the selected IRQ set change is thrown away and redone. */
 static int kstat_xfer(struct kstat_handle *h, const struct kstat_req *r,
 		      int (*parse)(const struct nlmsghdr *, void *),
@@ -374,6 +397,10 @@ static int kstat_xfer(struct kstat_handle *h, const struct kstat_req *r,
 		if (tries)
 			reset(out);
 		err = kstat_xfer_once(h, r, parse, out);
+		if (err == -ENOENT && !tries && kstat_family_moved(h)) {
+			reset(out);
+			err = kstat_xfer_once(h, r, parse, out);
+		}
 	} while (err == -EINTR && r->dump && ++tries < KSTAT_DUMP_RETRIES);
 	if (err == -EINTR && r->dump)
 		kstat_set_error(h, "the IRQ set kept changing during the dump; try again");
@@ -516,7 +543,7 @@ int kstat_softirq_get(struct kstat_handle *h, const struct kstat_filter *f,
 	return 0;
 }
 
-/* ---- summary configuration, telemetry, subscription kick ---- */
+/* ---- summary configuration, telemetry ---- */
 
 static int parse_config(const struct nlmsghdr *nlh, void *out)
 {
@@ -595,15 +622,6 @@ int kstat_stats_get(struct kstat_handle *h, struct kstat_stats *st)
 
 	memset(st, 0, sizeof(*st));
 	return kstat_xfer(h, &r, parse_stats, reset_none, st);
-}
-
-/* Ask the kernel to start (or keep) its producer for our group. */
-int kstat_summary_kick(struct kstat_handle *h)
-{
-	struct kstat_req r = { .cmd = KSTAT_CMD_SUBSCRIBE, .cpu = -1,
-			       .irq = -1, .ack = 1 };
-
-	return kstat_xfer(h, &r, parse_none, reset_none, NULL);
 }
 
 int kstat_family_id(const struct kstat_handle *h)

@@ -212,6 +212,23 @@ int kstat_stats_get(struct kstat_handle *h, struct kstat_stats *st);
  * Loss is never silent: a gap in sequence numbers, or a socket overrun
  * (ENOBUFS), calls ops->lost with how many samples were missed; no sample
  * is delivered again until the next keyframe has rebuilt the state.
+ * Samples that are not new (seq below the next expected: already in the
+ * snapshot, or a copy from another network namespace) are dropped
+ * silently.
+ *
+ * Joining late costs nothing: the kernel answers SUBSCRIBE with a
+ * snapshot, a keyframe of its latest sample, so the first dispatch after
+ * kstat_subscribe() delivers a sample at once.
+ *
+ * The module may go away and come back (rmmod, modprobe): the
+ * subscription follows it through nlctrl's "notify" group.  When the
+ * family is unregistered, ops->family(0) is called and nothing arrives;
+ * when it is registered again, the library joins its "summary" group
+ * (whose id may have changed), subscribes again, calls ops->family(1),
+ * and the snapshot resyncs it.  The first sample after that is preceded
+ * by one ops->lost(n, KSTAT_LOST_RELOAD): the new module's seq restarts at
+ * 0, @n is how many of its samples came before ours (often 0), and every
+ * counter restarted from the new module's start.
  */
 struct kstat_sample {
 	uint64_t seq;
@@ -238,6 +255,7 @@ enum kstat_lost_reason {
 	KSTAT_LOST_GAP,		/* sequence numbers jumped */
 	KSTAT_LOST_OVERRUN,	/* the socket buffer overflowed (ENOBUFS) */
 	KSTAT_LOST_PARTIAL,	/* a batch arrived incomplete */
+	KSTAT_LOST_RELOAD,	/* the module was reloaded: counters restart */
 };
 
 struct kstat_sub_ops {
@@ -245,6 +263,12 @@ struct kstat_sub_ops {
 	void (*sample)(const struct kstat_sample *s, void *arg);
 	/* @lost samples are missing (0: unknown yet, an overrun). */
 	void (*lost)(uint64_t lost, enum kstat_lost_reason why, void *arg);
+	/*
+	 * The kstat family went away (@present 0: the module is unloading)
+	 * or came back (1: subscribed again).  May be NULL.  New in
+	 * KSTAT_1.1: kstat_subscribe@KSTAT_1 reads only sample and lost.
+	 */
+	void (*family)(int present, void *arg);
 };
 
 struct kstat_sub;
@@ -253,15 +277,26 @@ struct kstat_sub;
 #define KSTAT_SUB_RCVBUF_DEFAULT	(4 << 20)
 
 /*
- * Join the summary group and start the kernel's producer.  @rcvbuf: the
- * socket receive buffer in bytes, 0 for KSTAT_SUB_RCVBUF_DEFAULT.
+ * Join the summary group (and nlctrl's "notify") and send SUBSCRIBE,
+ * which starts the kernel's producer.  @rcvbuf: the socket receive buffer
+ * in bytes, 0 for KSTAT_SUB_RCVBUF_DEFAULT.
+ *
+ * It does not wait for the kernel's answer: the snapshot and the ACK are
+ * read by kstat_sub_dispatch(), so the fd is readable at once and an
+ * event loop gets the first sample from its first dispatch.  If the
+ * kernel refused SUBSCRIBE, that dispatch returns its negative errno and
+ * kstat_sub_last_error() the kernel's explanation.
  */
 int kstat_subscribe(struct kstat_handle *h, const struct kstat_sub_ops *ops,
 		    void *arg, int rcvbuf, struct kstat_sub **subp);
 void kstat_unsubscribe(struct kstat_sub *sub);
 /* The fd to poll for POLLIN. */
 int kstat_sub_fd(const struct kstat_sub *sub);
-/* Handle what is queued without blocking: samples delivered, or -errno. */
+/*
+ * Handle what is queued without blocking: samples delivered, or -errno
+ * (a socket error, SUBSCRIBE refused, subscribing again after a reload
+ * failed).
+ */
 int kstat_sub_dispatch(struct kstat_sub *sub);
 /* Block and dispatch until kstat_sub_break() or an error. */
 int kstat_sub_loop(struct kstat_sub *sub);

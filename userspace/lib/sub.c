@@ -38,8 +38,21 @@ struct kstat_sub {
 	void *arg;
 	int brk;
 	int delivered;			/* samples delivered by this dispatch */
+	int err;			/* for dispatch to return, errmsg set */
 	uint64_t lost;
 	char errmsg[256];
+
+	/* the family: its id for SUBSCRIBE, and whether it is there */
+	int family;
+	int present;
+	int reloaded;			/* report KSTAT_LOST_RELOAD at resync */
+	uint32_t sub_seq;		/* nlmsg_seq of our last SUBSCRIBE */
+	enum { SNAP_NONE, SNAP_APPLY, SNAP_IGNORE } snap;
+
+	/* the last multicast part taken, to drop copies of it */
+	int have_part;
+	uint64_t part_batch;
+	uint32_t part_last;
 
 	/* sequence and batch tracking */
 	int have_seq;
@@ -367,13 +380,20 @@ static int piece_header_attr(const struct nlattr *a, struct piece *p)
 	}
 }
 
+/*
+ * The first sample after a reload: the new module's samples before it
+ * (seq restarts at 0) are lost, and every counter restarted.  Reported
+ * even when none were, so that a consumer knows of the restart.
+ */
 static void sample_begin(struct kstat_sub *sub, const struct piece *p)
 {
-	if (sub->have_seq && p->seq > sub->next_seq)
+	if (sub->reloaded) {
+		sub->reloaded = 0;
+		report_lost(sub, p->seq, KSTAT_LOST_RELOAD);
+	} else if (sub->have_seq && p->seq > sub->next_seq) {
 		report_lost(sub, p->seq - sub->next_seq,
 			    sub->overrun ? KSTAT_LOST_OVERRUN : KSTAT_LOST_GAP);
-	else if (sub->have_seq && p->seq < sub->next_seq)
-		sub->synced = 0;	/* the module was reloaded: restart */
+	}
 	sub->overrun = 0;
 	sub->have_seq = 1;
 	sub->next_seq = p->seq + 1;
@@ -415,6 +435,14 @@ static int piece_start(struct kstat_sub *sub, const struct piece *p)
 		return !sub->synced;
 	if (sub->skipping && p->seq == sub->skip_seq)
 		return 1;	/* more of the sample we gave up on */
+	if (sub->have_seq && p->seq < sub->next_seq) {
+		/*
+		 * Had it: in the snapshot already, or a copy from another
+		 * namespace.  Not a loss, and what follows begins here.
+		 */
+		sub->broken = 0;
+		return 1;
+	}
 	sample_finish(sub);
 	if (sub->broken) {
 		/*
@@ -508,6 +536,66 @@ static void part_begin(struct kstat_sub *sub, uint64_t batch_seq,
 	sub->parts = parts;
 }
 
+/* Forget the batch being assembled: what comes next does not continue it. */
+static void batch_reset(struct kstat_sub *sub)
+{
+	sub->pending = 0;
+	sub->in_batch = 0;
+	sub->broken = 0;
+	sub->skipping = 0;
+	sub->have_part = 0;
+}
+
+/*
+ * SUBSCRIBE's answer, a keyframe with seq @seq, replaces the state,
+ * unless we are in sync past it already (the first subscriber also gets
+ * the multicast keyframe of that seq).  The multicast pieces up to @seq
+ * that follow it are then dropped as old.
+ */
+static void snapshot_begin(struct kstat_sub *sub, uint64_t seq)
+{
+	if (sub->synced && seq < sub->next_seq) {
+		sub->snap = SNAP_IGNORE;
+		return;
+	}
+	sub->snap = SNAP_APPLY;
+	batch_reset(sub);
+	sub->synced = 0;
+	sub->overrun = 0;
+	sub->have_seq = 1;
+	sub->next_seq = seq;		/* its sample is the next: no gap */
+}
+
+/*
+ * Where a snapshot's part goes: 1 to drop it.  A part whose start we
+ * never saw (part 0 lost) is dropped too: the multicast resyncs us.
+ */
+static int snapshot_part(struct kstat_sub *sub, uint64_t batch_seq,
+			 uint32_t part)
+{
+	if (part == 0)
+		snapshot_begin(sub, batch_seq);
+	return sub->snap != SNAP_APPLY;
+}
+
+/*
+ * A multicast part we took already: another namespace's copy of it
+ * (a socket listening to all namespaces gets one from each).
+ */
+static int part_seen(struct kstat_sub *sub, uint64_t batch_seq, uint32_t part)
+{
+	if (sub->have_part && (batch_seq < sub->part_batch ||
+			       (batch_seq == sub->part_batch &&
+				part <= sub->part_last)))
+		return 1;
+	sub->have_part = 1;
+	sub->part_batch = batch_seq;
+	sub->part_last = part;
+	return 0;
+}
+
+static int ctrl_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh);
+
 /*
  * One notification message.  Exposed (internally) so tests and the
  * parse-cost benchmark can feed recorded messages without a socket.
@@ -519,10 +607,13 @@ int kstat_sub_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh)
 	struct nlattr *head;
 	uint64_t batch_seq = 0;
 	uint32_t part = 0, parts = 0;
-	int rem, len, err = 0;
+	int rem, len, err = 0, snap;
 
-	if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN ||
-	    g->cmd != KSTAT_CMD_SUMMARY_NTF)
+	if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
+		return 0;
+	if (nlh->nlmsg_type == GENL_ID_CTRL)
+		return ctrl_feed(sub, nlh);
+	if (g->cmd != KSTAT_CMD_SUMMARY_NTF)
 		return 0;	/* not a summary: not ours to judge */
 	head = (struct nlattr *)((char *)NLMSG_DATA(nlh) + GENL_HDRLEN);
 	len = nlh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
@@ -541,6 +632,10 @@ int kstat_sub_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh)
 		goto bad;
 	}
 
+	snap = tb[KSTAT_A_SNAPSHOT] != NULL;
+	if (snap ? snapshot_part(sub, batch_seq, part) :
+		   part_seen(sub, batch_seq, part))
+		goto done;
 	part_begin(sub, batch_seq, part, parts);
 	kattr_for_each(a, head, len, rem) {
 		if (kattr_type(a) != KSTAT_A_SAMPLE)
@@ -555,6 +650,9 @@ int kstat_sub_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh)
 		sub->broken = 0;
 		sub->skipping = 0;
 	}
+done:
+	if (snap && part + 1 == parts)
+		sub->snap = SNAP_NONE;
 	return 0;
 bad:
 	/* a malformed notification: what it touched is lost, resync */
@@ -563,25 +661,162 @@ bad:
 	pending_drop(sub);
 	sub->synced = 0;
 	sub->in_batch = 0;
+	sub->snap = SNAP_NONE;
 	return err;
 }
 
-static int on_summary(struct nl_msg *msg, void *arg)
+/* ---- the family going and coming back (nlctrl's "notify" group) ---- */
+
+static int sub_join(struct kstat_sub *sub, int grp);
+static int sub_request(struct kstat_sub *sub);
+
+/* Is @a the string @str? */
+static int attr_is(const struct nlattr *a, const char *str)
+{
+	size_t n = strlen(str) + 1;
+
+	return kattr_len(a) >= (int)n && !memcmp(kattr_data(a), str, n);
+}
+
+/* The "summary" group's id among a family's CTRL_ATTR_MCAST_GROUPS. */
+static int ctrl_summary_group(const struct nlattr *groups)
+{
+	const struct nlattr *g, *a;
+	int rem, rem2, named, id;
+
+	kattr_for_each_nested(g, groups, rem) {
+		named = 0;
+		id = -1;
+		kattr_for_each_nested(a, g, rem2) {
+			if (kattr_type(a) == CTRL_ATTR_MCAST_GRP_NAME)
+				named = attr_is(a, KSTAT_MCGRP_SUMMARY_NAME);
+			else if (kattr_type(a) == CTRL_ATTR_MCAST_GRP_ID &&
+				 kattr_len(a) == sizeof(uint32_t))
+				memcpy(&id, kattr_data(a), sizeof(id));
+		}
+		if (named)
+			return id;
+	}
+	return -1;
+}
+
+/* Gone: nothing arrives until it is back, and then counters restart. */
+static void family_gone(struct kstat_sub *sub)
+{
+	if (!sub->present)
+		return;
+	sub->present = 0;
+	sub->synced = 0;
+	sub->have_seq = 0;
+	sub->reloaded = 1;
+	sub->snap = SNAP_NONE;
+	batch_reset(sub);
+	if (sub->ops.family)
+		sub->ops.family(0, sub->arg);
+}
+
+/*
+ * Back, maybe under another id and group: join it and subscribe again.
+ * Its snapshot (or its next keyframe) resyncs us.
+ */
+static void family_back(struct kstat_sub *sub, int id, int grp)
+{
+	int err = 0;
+
+	family_gone(sub);		/* a reload whose DELFAMILY we missed */
+	sub->family = id;
+	sub->present = 1;
+	if (sub->sk && grp < 0) {
+		snprintf(sub->errmsg, sizeof(sub->errmsg),
+			 "the kstat family came back without a \"%s\" group",
+			 KSTAT_MCGRP_SUMMARY_NAME);
+		err = -ENOENT;
+	} else if (sub->sk) {
+		err = sub_join(sub, grp);
+		if (!err)
+			err = sub_request(sub);
+	}
+	if (err && !sub->err)
+		sub->err = err;
+	if (sub->ops.family)
+		sub->ops.family(1, sub->arg);
+}
+
+/* CTRL_CMD_NEWFAMILY / DELFAMILY of "kstat"; other families are not ours. */
+static int ctrl_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh)
+{
+	const struct genlmsghdr *g = NLMSG_DATA(nlh);
+	const struct nlattr *a, *name = NULL, *groups = NULL;
+	int rem, len = nlh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
+	uint16_t id = 0;
+
+	if (g->cmd != CTRL_CMD_NEWFAMILY && g->cmd != CTRL_CMD_DELFAMILY)
+		return 0;
+	kattr_for_each(a, (const struct nlattr *)((const char *)g + GENL_HDRLEN),
+		       len, rem) {
+		if (kattr_type(a) == CTRL_ATTR_FAMILY_NAME)
+			name = a;
+		else if (kattr_type(a) == CTRL_ATTR_FAMILY_ID &&
+			 kattr_len(a) == sizeof(id))
+			memcpy(&id, kattr_data(a), sizeof(id));
+		else if (kattr_type(a) == CTRL_ATTR_MCAST_GROUPS)
+			groups = a;
+	}
+	if (!name || !attr_is(name, KSTAT_FAMILY_NAME))
+		return 0;
+	if (g->cmd == CTRL_CMD_DELFAMILY)
+		family_gone(sub);
+	else
+		family_back(sub, id, groups ? ctrl_summary_group(groups) : -1);
+	return 0;
+}
+
+static int on_msg(struct nl_msg *msg, void *arg)
 {
 	kstat_sub_feed(arg, nlmsg_hdr(msg));
 	return NL_OK;
 }
 
-/* A subscription without a socket yet. */
-struct kstat_sub *kstat_sub_alloc(const struct kstat_sub_ops *ops, void *arg)
+/*
+ * The answer to our SUBSCRIBE, when it failed: kstat_sub_dispatch()
+ * returns the error, with the kernel's text.  While the module unloads
+ * (ESHUTDOWN, or ENOENT once it is gone) the failure is no news: its
+ * DELFAMILY tells, and its NEWFAMILY makes us subscribe again.
+ */
+static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
+{
+	struct kstat_sub *sub = arg;
+	const char *ext;
+
+	(void)nla;
+	if (e->msg.nlmsg_seq != sub->sub_seq || e->error >= 0 ||
+	    e->error == -ESHUTDOWN || e->error == -ENOENT || sub->err)
+		return NL_SKIP;
+	ext = kstat_extack(e);
+	snprintf(sub->errmsg, sizeof(sub->errmsg),
+		 "cannot subscribe to the summaries: %s",
+		 ext ? ext : strerror(-e->error));
+	sub->err = e->error;
+	return NL_SKIP;
+}
+
+/* A subscription without a socket yet; @size: what the caller's ops hold. */
+static struct kstat_sub *sub_alloc(const struct kstat_sub_ops *ops,
+				   size_t size, void *arg)
 {
 	struct kstat_sub *sub = calloc(1, sizeof(*sub));
 
 	if (!sub)
 		return NULL;
-	sub->ops = *ops;
+	memcpy(&sub->ops, ops, size);
 	sub->arg = arg;
+	sub->present = 1;
 	return sub;
+}
+
+struct kstat_sub *kstat_sub_alloc(const struct kstat_sub_ops *ops, void *arg)
+{
+	return sub_alloc(ops, sizeof(*ops), arg);
 }
 
 /* ---- the socket ---- */
@@ -594,27 +829,78 @@ static int no_seq_check(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
-int kstat_subscribe(struct kstat_handle *h, const struct kstat_sub_ops *ops,
-		    void *arg, int rcvbuf, struct kstat_sub **subp)
+static int sub_join(struct kstat_sub *sub, int grp)
+{
+	if (nl_socket_add_membership(sub->sk, grp) == 0)
+		return 0;
+	snprintf(sub->errmsg, sizeof(sub->errmsg),
+		 "cannot join the \"%s\" multicast group", KSTAT_MCGRP_SUMMARY_NAME);
+	return -EPERM;
+}
+
+/*
+ * SUBSCRIBE from the socket that joined, not the request handle: its
+ * snapshot and its ACK then arrive in order with the multicast, and
+ * kstat_sub_dispatch() reads them.
+ */
+static int sub_request(struct kstat_sub *sub)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+	int ret = -NLE_NOMEM;
+
+	if (msg && genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, sub->family, 0,
+			       NLM_F_ACK, KSTAT_CMD_SUBSCRIBE,
+			       KSTAT_FAMILY_VERSION)) {
+		ret = nl_send_auto(sub->sk, msg);
+		sub->sub_seq = nlmsg_hdr(msg)->nlmsg_seq;
+	}
+	nlmsg_free(msg);
+	if (ret >= 0)
+		return 0;
+	snprintf(sub->errmsg, sizeof(sub->errmsg), "cannot send SUBSCRIBE: %s",
+		 nl_geterror(ret));
+	return -EIO;
+}
+
+/* Resolve, then join: kstat's "summary" group and nlctrl's "notify". */
+static int sub_join_groups(struct kstat_sub *sub)
+{
+	int grp, notify;
+
+	grp = genl_ctrl_resolve_grp(sub->sk, KSTAT_FAMILY_NAME,
+				    KSTAT_MCGRP_SUMMARY_NAME);
+	notify = genl_ctrl_resolve_grp(sub->sk, "nlctrl", "notify");
+	if (grp < 0 || notify < 0)
+		return -ENOENT;
+	if (nl_socket_add_membership(sub->sk, notify) < 0)
+		return -EPERM;
+	return sub_join(sub, grp);
+}
+
+static int sub_open(struct kstat_handle *h, const struct kstat_sub_ops *ops,
+		    size_t ops_size, void *arg, int rcvbuf,
+		    struct kstat_sub **subp)
 {
 	struct kstat_sub *sub;
-	int grp, err, one = 1;
+	int err, one = 1;
 
 	*subp = NULL;
-	sub = kstat_sub_alloc(ops, arg);
+	sub = sub_alloc(ops, ops_size, arg);
 	if (!sub)
 		return -ENOMEM;
+	sub->family = kstat_family_id(h);
 	sub->sk = nl_socket_alloc();
 	sub->cb = nl_cb_alloc(NL_CB_CUSTOM);
 	err = -ENOMEM;
 	if (!sub->sk || !sub->cb)
 		goto fail;
 	nl_socket_disable_seq_check(sub->sk);
-	nl_cb_set(sub->cb, NL_CB_VALID, NL_CB_CUSTOM, on_summary, sub);
+	nl_cb_set(sub->cb, NL_CB_VALID, NL_CB_CUSTOM, on_msg, sub);
 	nl_cb_set(sub->cb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, no_seq_check, NULL);
+	nl_cb_err(sub->cb, NL_CB_CUSTOM, on_error, sub);
 
 	err = -EIO;
-	if (genl_connect(sub->sk) < 0)
+	if (genl_connect(sub->sk) < 0 || kstat_set_socket_options(sub->sk))
 		goto fail;
 	/*
 	 * Without NETLINK_BROADCAST_ERROR the kernel's multicast reports
@@ -627,18 +913,13 @@ int kstat_subscribe(struct kstat_handle *h, const struct kstat_sub_ops *ops,
 	if (nl_socket_set_buffer_size(sub->sk, rcvbuf > 0 ? rcvbuf :
 				      KSTAT_SUB_RCVBUF_DEFAULT, 0) < 0)
 		goto fail;
-	grp = genl_ctrl_resolve_grp(sub->sk, KSTAT_FAMILY_NAME,
-				    KSTAT_MCGRP_SUMMARY_NAME);
-	err = -ENOENT;
-	if (grp < 0)
-		goto fail;
-	err = -EPERM;
-	if (nl_socket_add_membership(sub->sk, grp) < 0)
+	err = sub_join_groups(sub);
+	if (err)
 		goto fail;
 	nl_socket_set_nonblocking(sub->sk);
 
 	/* Joined: now the kernel's producer can see us. */
-	err = kstat_summary_kick(h);
+	err = sub_request(sub);
 	if (err)
 		goto fail;
 	*subp = sub;
@@ -647,6 +928,35 @@ fail:
 	kstat_unsubscribe(sub);
 	return err;
 }
+
+/* kstat_subscribe@@KSTAT_1.1, what programs link against now. */
+int kstat_subscribe_1_1(struct kstat_handle *h, const struct kstat_sub_ops *ops,
+			void *arg, int rcvbuf, struct kstat_sub **subp);
+int kstat_subscribe_1_1(struct kstat_handle *h, const struct kstat_sub_ops *ops,
+			void *arg, int rcvbuf, struct kstat_sub **subp)
+{
+	return sub_open(h, ops, sizeof(*ops), arg, rcvbuf, subp);
+}
+__asm__(".symver kstat_subscribe_1_1,kstat_subscribe@@KSTAT_1.1");
+
+/*
+ * KSTAT_1's kstat_subscribe, for programs built when struct
+ * kstat_sub_ops had only sample and lost: read no more of theirs.
+ */
+struct kstat_sub_ops_1 {
+	void (*sample)(const struct kstat_sample *s, void *arg);
+	void (*lost)(uint64_t lost, enum kstat_lost_reason why, void *arg);
+};
+
+int kstat_subscribe_1(struct kstat_handle *h, const struct kstat_sub_ops *ops,
+		      void *arg, int rcvbuf, struct kstat_sub **subp);
+int kstat_subscribe_1(struct kstat_handle *h, const struct kstat_sub_ops *ops,
+		      void *arg, int rcvbuf, struct kstat_sub **subp)
+{
+	return sub_open(h, ops, sizeof(struct kstat_sub_ops_1), arg, rcvbuf,
+			subp);
+}
+__asm__(".symver kstat_subscribe_1,kstat_subscribe@KSTAT_1");
 
 void kstat_unsubscribe(struct kstat_sub *sub)
 {
@@ -686,11 +996,18 @@ void kstat_sub_break(struct kstat_sub *sub)
 	sub->brk = 1;
 }
 
-/* One nl_recvmsgs() round; an overrun is noted, not fatal. */
+/*
+ * One nl_recvmsgs() round; an overrun is noted, not fatal.  An error a
+ * callback noted (SUBSCRIBE refused, resubscribing failed) comes first:
+ * ENOBUFS from SUBSCRIBE is not an overrun.
+ */
 static int sub_receive(struct kstat_sub *sub)
 {
-	int ret = nl_recvmsgs(sub->sk, sub->cb);
+	int ret = nl_recvmsgs(sub->sk, sub->cb), err = sub->err;
 
+	sub->err = 0;
+	if (err)
+		return err;
 	if (ret == -NLE_NOMEM) {		/* ENOBUFS: we were overrun */
 		sub->overrun = 1;
 		return 0;
