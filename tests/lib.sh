@@ -225,6 +225,22 @@ common_samples() {
 	for f; do monitor_samples "$f"; done | sort | uniq -c | awk -v n=$# '$1 == n' | wc -l
 }
 
+# monitor_count FILE [AFTER_NS]: how many samples FILE, the output of
+# `kstat -j monitor` (may still be written), holds that were taken after
+# AFTER_NS (CLOCK_BOOTTIME ns, default 0).
+monitor_count() {
+	{ jq -c --argjson t "${2:-0}" 'select(.seq != null and .timestamp_ns > $t) | .seq' \
+		"$1" 2>/dev/null || true; } | wc -l
+}
+
+_t_monitor_has() { (($(monitor_count "$1" "$3") >= $2)); }
+
+# monitor_wait SECS FILE N [AFTER_NS]: wait until FILE holds N samples taken
+# after AFTER_NS; fail the test after SECS (scaled, as wait_until).
+monitor_wait() {
+	wait_until "$1" _t_monitor_has "$2" "$3" "${4:-0}"
+}
+
 # ---------------------------------------------------------------------------
 # Requirements
 # ---------------------------------------------------------------------------
