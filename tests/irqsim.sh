@@ -13,7 +13,13 @@
 #     garbage, without firing anything;
 #   - suffix=STR is appended to every action's name, and one longer than
 #     16 bytes fails the load;
-#   - irqs=4096 makes 4096 rows, and unloading leaves no kstat-sim row.
+#   - irqs=4096 makes 4096 rows, and unloading leaves no kstat-sim row;
+#   - preset sets one CPU's column of an IRQ (past 2^31 too) and its total
+#     in /proc/stat's intr line follows, wrapping at 2^32 when fired past
+#     it; preset_softirq and preset_arch SPU set one CPU's column of
+#     /proc/softirqs and /proc/interrupts; bad presets are rejected;
+#   - realloc gives new descriptors with counts 0, the same names, as many
+#     rows (the same numbers are logged, not required).
 #
 # Needs CPUs 0 and 1 online (SMP=2).
 
@@ -115,6 +121,78 @@ assert_fail fire_raw "0 0 0x10"		# not decimal
 assert_fail fire_raw "banana"		# garbage
 snapshot
 assert_eq 12 "${SUM[${IRQ[0]}]}" "index 0 after the rejected writes"
+
+# --- presets ------------------------------------------------------------------
+# stat_irq IRQ: IRQ's total in /proc/stat's intr line (kstat_irqs_usr()).
+stat_irq() {
+	awk -v f="$(($1 + 3))" '$1 == "intr" { print $f }' /proc/stat
+}
+# softirq_col NAME CPU: NAME's column for CPU in /proc/softirqs.
+softirq_col() {
+	awk -v n="$1:" -v c="$(($2 + 2))" '$1 == n { print $c }' /proc/softirqs
+}
+# arch_col NAME CPU: the arch row NAME's column for CPU in /proc/interrupts.
+arch_col() {
+	awk -v n="$1:" -v c="$(($2 + 2))" '$1 == n { print $c }' /proc/interrupts
+}
+preset_raw() {
+	(printf '%s\n' "$2" > "$IRQSIM_DIR/$1") 2> /dev/null
+}
+
+irqsim_preset 2 0 4294967290
+snapshot
+assert_eq 4294967290 "${COUNT[${IRQ[2]}:0]}" "index 2 on CPU0 after preset"
+assert_eq 4294967290 "$(stat_irq "${IRQ[2]}")" "total of index 2 after preset"
+irqsim_fire 2 0 10
+irqsim_preset 2 1 7
+snapshot
+assert_eq 4 "${COUNT[${IRQ[2]}:0]}" "index 2 on CPU0, fired past 2^32"
+assert_eq 7 "${COUNT[${IRQ[2]}:1]}" "index 2 on CPU1 after preset"
+assert_eq 11 "$(stat_irq "${IRQ[2]}")" "total of index 2 (mod 2^32)"
+assert_eq 0 "${SUM[${IRQ[3]}]}" "index 3 untouched by the presets"
+
+v0=$(softirq_col IRQ_POLL 1)
+irqsim_preset_softirq 5 1 4294967295
+assert_eq 4294967295 "$(softirq_col IRQ_POLL 1)" "IRQ_POLL on CPU1 after preset_softirq"
+irqsim_preset_softirq 5 1 "$v0"
+assert_eq "$v0" "$(softirq_col IRQ_POLL 1)" "IRQ_POLL on CPU1 restored"
+if [[ -e $IRQSIM_DIR/preset_arch ]]; then
+	v0=$(arch_col SPU 0)
+	irqsim_preset_arch SPU 0 4000000000
+	assert_eq 4000000000 "$(arch_col SPU 0)" "SPU on CPU0 after preset_arch"
+	irqsim_preset_arch SPU 0 "$v0"
+	assert_eq "$v0" "$(arch_col SPU 0)" "SPU on CPU0 restored"
+	assert_fail preset_raw preset_arch "LOC 0 1"	# not offered
+	assert_fail preset_raw preset_arch "SPU 0"	# missing field
+else
+	t_log "no preset_arch (not x86)"
+fi
+assert_fail preset_raw preset "64 0 1"		# index out of range
+assert_fail preset_raw preset "0 4096 1"	# CPU not online
+assert_fail preset_raw preset "0 0 4294967296"	# value too large
+assert_fail preset_raw preset "0 0"		# missing field
+assert_fail preset_raw preset "banana"		# garbage
+assert_fail preset_raw preset_softirq "10 0 1"	# no such vector
+
+# --- realloc ----------------------------------------------------------------
+old_irqs="${IRQ[*]}"
+irqsim_realloc
+read_irqs 64
+snapshot
+if [[ ${IRQ[*]} == "$old_irqs" ]]; then
+	t_log "realloc: the same IRQ numbers ${IRQ[0]}..${IRQ[63]} came back"
+else
+	t_log "realloc: IRQ numbers changed: ${old_irqs// /,} -> ${IRQ[*]// /,}"
+fi
+assert_eq 64 "$NSIM" "kstat-sim rows after realloc"
+for i in 0 2 5 63; do
+	assert_eq 0 "${SUM[${IRQ[i]}]}" "index $i after realloc"
+	assert_match "^dummy .*kstat-sim kstat-sim-$i\$" "${ROW[${IRQ[i]}]}" \
+		"names on the row of index $i after realloc"
+done
+irqsim_fire 5 1 3
+snapshot
+assert_eq 3 "${COUNT[${IRQ[5]}:1]}" "index 5 on CPU1, fired after realloc"
 
 irqsim_unload
 snapshot

@@ -225,6 +225,22 @@ common_samples() {
 	for f; do monitor_samples "$f"; done | sort | uniq -c | awk -v n=$# '$1 == n' | wc -l
 }
 
+# monitor_count FILE [AFTER_NS]: how many samples FILE, the output of
+# `kstat -j monitor` (may still be written), holds that were taken after
+# AFTER_NS (CLOCK_BOOTTIME ns, default 0).
+monitor_count() {
+	{ jq -c --argjson t "${2:-0}" 'select(.seq != null and .timestamp_ns > $t) | .seq' \
+		"$1" 2>/dev/null || true; } | wc -l
+}
+
+_t_monitor_has() { (($(monitor_count "$1" "$3") >= $2)); }
+
+# monitor_wait SECS FILE N [AFTER_NS]: wait until FILE holds N samples taken
+# after AFTER_NS; fail the test after SECS (scaled, as wait_until).
+monitor_wait() {
+	wait_until "$1" _t_monitor_has "$2" "$3" "${4:-0}"
+}
+
 # ---------------------------------------------------------------------------
 # Requirements
 # ---------------------------------------------------------------------------
@@ -332,4 +348,41 @@ irqsim_fire() {
 # irqsim_warn: make kstat_irqsim WARN() (harness self-test only).
 irqsim_warn() {
 	echo 1 > "$IRQSIM_DIR/warn" || t_fail "irqsim_warn: write to $IRQSIM_DIR/warn failed"
+}
+
+# _t_irqsim_write FILE STRING: write STRING to the debugfs FILE of
+# kstat_irqsim, failing the test if the write fails.
+_t_irqsim_write() {
+	[[ -e $IRQSIM_DIR/$1 ]] || t_fail "$IRQSIM_DIR/$1: no such file (kstat_irqsim not loaded, or too old)"
+	echo "$2" 2> /dev/null > "$IRQSIM_DIR/$1" ||
+		t_fail "write '$2' to $IRQSIM_DIR/$1 failed"
+}
+
+# irqsim_preset INDEX CPU VALUE: set synthetic IRQ INDEX's count on CPU to
+# VALUE (0..2^32-1), as if (VALUE - count) mod 2^32 interrupts had been
+# handled there: its total (tot_count) and /proc/stat's intr total follow.
+irqsim_preset() {
+	(($# == 3)) || t_fail "usage: irqsim_preset INDEX CPU VALUE"
+	_t_irqsim_write preset "$1 $2 $3"
+}
+
+# irqsim_preset_softirq VEC CPU VALUE: set softirq vector VEC's count on
+# CPU to VALUE (the same fast-forward).
+irqsim_preset_softirq() {
+	(($# == 3)) || t_fail "usage: irqsim_preset_softirq VEC CPU VALUE"
+	_t_irqsim_write preset_softirq "$1 $2 $3"
+}
+
+# irqsim_preset_arch NAME CPU VALUE: set the arch counter NAME (only SPU)
+# on CPU to VALUE (the same fast-forward; x86 only).
+irqsim_preset_arch() {
+	(($# == 3)) || t_fail "usage: irqsim_preset_arch NAME CPU VALUE"
+	_t_irqsim_write preset_arch "$1 $2 $3"
+}
+
+# irqsim_realloc: free every synthetic IRQ (actions and descriptors) and
+# allocate as many again; irqsim_irq then gives the new numbers (usually
+# the same ones), whose counts start at 0.
+irqsim_realloc() {
+	_t_irqsim_write realloc 1
 }

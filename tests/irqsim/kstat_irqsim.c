@@ -28,6 +28,32 @@
  *                 -ENXIO for a CPU that is not online.
  *   warn  (0200)  write "1": WARN() once, so that the harness can prove that
  *                 it notices warnings in the kernel log.
+ *   preset (0200) write "<index> <cpu> <value>\n": fast-forward IRQ <index>
+ *                 on <cpu> as if (<value> - its count) mod 2^32 interrupts
+ *                 had been handled there: that CPU's count (desc->kstat_irqs)
+ *                 becomes <value> (0..4294967295), desc->tot_count (the
+ *                 total kstat_irqs() reports for such IRQs) and the CPU's
+ *                 kstat.irqs_sum (/proc/stat's "intr" total) grow by the same
+ *                 amount, so tot_count stays the sum over CPUs mod 2^32.
+ *                 For counts near 2^32 that firing could never reach.
+ *                 Errors as for fire.
+ *   preset_softirq (0200) write "<vec> <cpu> <value>\n": the same for the
+ *                 softirq vector <vec> (0..NR_SOFTIRQS-1, /proc/softirqs
+ *                 order) on <cpu>: its per-CPU count becomes <value>.
+ *   preset_arch (0200, x86 only) write "<name> <cpu> <value>\n": the same
+ *                 for the arch counter row <name> of /proc/interrupts on
+ *                 <cpu>.  Only "SPU" (irq_spurious_count, which nothing
+ *                 in a QEMU guest increments) is offered.
+ *                 The presets write on <cpu> itself (an IPI), the way the
+ *                 kernel bumps these counters.
+ *   realloc (0200) write "1": free every action and descriptor
+ *                 (free_irq(), irq_free_descs()) and allocate and request
+ *                 as many again, as at load: the allocator usually gives
+ *                 the same IRQ numbers back (the first free range), to new
+ *                 descriptors whose counts start at 0.  The irqs file then
+ *                 lists the new numbers; the kernel log says "realloc: IRQs
+ *                 A..B -> C..D".  On failure no synthetic IRQ is left and
+ *                 every index is out of range.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -39,6 +65,7 @@
 #include <linux/irq.h>
 #include <linux/irqdesc.h>
 #include <linux/kernel.h>
+#include <linux/kernel_stat.h>
 #include <linux/kstrtox.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -56,7 +83,7 @@
 #define KSTAT_IRQSIM_MAX_COUNT	1000000
 /* Handler runs per IPI: bounds the time the target CPU has IRQs off. */
 #define KSTAT_IRQSIM_CHUNK	1000
-/* Longest valid fire command: "8191 4294967295 1000000\n" plus slack. */
+/* Longest valid command: "8191 4294967295 4294967295\n" plus slack. */
 #define KSTAT_IRQSIM_CMD_MAX	64
 
 #define KSTAT_IRQSIM_SUFFIX_MAX	16
@@ -71,6 +98,12 @@ struct kstat_irqsim_fire_arg {
 	unsigned int irq;
 	unsigned int count;
 	int ret;
+};
+
+struct kstat_irqsim_preset_arg {
+	struct irq_desc *desc;
+	unsigned int idx;	/* softirq vector or arch counter */
+	unsigned int value;
 };
 
 static unsigned int irqs = 16;
@@ -106,12 +139,13 @@ static int kstat_irqsim_base;		/* first descriptor allocated */
 static struct dentry *kstat_irqsim_dir;
 
 /*
- * Serialises "fire" writes.  handle_simple_irq() drops (and does not count)
- * an event that arrives while the same IRQ's handler is running on another
- * CPU, so two concurrent writers could lose counts.  One fire at a time keeps
- * every count exact.
+ * Serialises every command and the irqs file.  handle_simple_irq() drops
+ * (and does not count) an event that arrives while the same IRQ's handler
+ * is running on another CPU, so two concurrent "fire" writers could lose
+ * counts.  One command at a time keeps every count exact, and a realloc
+ * never frees a descriptor that another command is using.
  */
-static DEFINE_MUTEX(kstat_irqsim_fire_lock);
+static DEFINE_MUTEX(kstat_irqsim_lock);
 
 static irqreturn_t kstat_irqsim_handler(int irq, void *dev_id)
 {
@@ -181,6 +215,17 @@ static int kstat_irqsim_parse(char *buf, unsigned int *val, unsigned int nval)
 	return n == nval ? 0 : -EINVAL;
 }
 
+/* Copies a command of @len bytes from @ubuf into @buf (KSTAT_IRQSIM_CMD_MAX). */
+static int kstat_irqsim_cmd(char *buf, const char __user *ubuf, size_t len)
+{
+	if (!len || len >= KSTAT_IRQSIM_CMD_MAX)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	return 0;
+}
+
 static ssize_t kstat_irqsim_fire_write(struct file *file,
 				       const char __user *ubuf, size_t len,
 				       loff_t *ppos)
@@ -189,25 +234,22 @@ static ssize_t kstat_irqsim_fire_write(struct file *file,
 	unsigned int val[3];	/* index, cpu, count */
 	int ret;
 
-	if (!len || len >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, len))
-		return -EFAULT;
-	buf[len] = '\0';
-
-	ret = kstat_irqsim_parse(buf, val, ARRAY_SIZE(val));
+	ret = kstat_irqsim_cmd(buf, ubuf, len) ?:
+	      kstat_irqsim_parse(buf, val, ARRAY_SIZE(val));
 	if (ret)
 		return ret;
-	if (val[0] >= kstat_irqsim_nr)
-		return -EINVAL;
 	if (val[2] < 1 || val[2] > KSTAT_IRQSIM_MAX_COUNT)
 		return -EINVAL;
 
-	ret = mutex_lock_interruptible(&kstat_irqsim_fire_lock);
+	ret = mutex_lock_interruptible(&kstat_irqsim_lock);
 	if (ret)
 		return ret;
-	ret = kstat_irqsim_fire(kstat_irqsim_tab[val[0]].irq, val[1], val[2]);
-	mutex_unlock(&kstat_irqsim_fire_lock);
+	if (val[0] < kstat_irqsim_nr)
+		ret = kstat_irqsim_fire(kstat_irqsim_tab[val[0]].irq, val[1],
+					val[2]);
+	else
+		ret = -EINVAL;	/* a failed realloc left no IRQ */
+	mutex_unlock(&kstat_irqsim_lock);
 
 	return ret ? ret : len;
 }
@@ -241,8 +283,179 @@ static const struct file_operations kstat_irqsim_warn_fops = {
 	.llseek	= noop_llseek,
 };
 
+/*
+ * The presets run on the target CPU with IRQs off (an IPI, or locally
+ * inside smp_call_function_single()), as the kernel's own increments do:
+ * a per-CPU counter is only ever written by its own CPU.
+ */
+static void kstat_irqsim_preset_irq_fn(void *data)
+{
+	struct kstat_irqsim_preset_arg *arg = data;
+	struct irq_desc *desc = arg->desc;
+	unsigned int delta;
+
+	/* handle_simple_irq() bumps both counts under desc->lock. */
+	raw_spin_lock(&desc->lock);
+	delta = arg->value - __this_cpu_read(*desc->kstat_irqs);
+	__this_cpu_write(*desc->kstat_irqs, arg->value);
+	desc->tot_count += delta;
+	__this_cpu_add(kstat.irqs_sum, delta);
+	raw_spin_unlock(&desc->lock);
+}
+
+static void kstat_irqsim_preset_softirq_fn(void *data)
+{
+	struct kstat_irqsim_preset_arg *arg = data;
+
+	__this_cpu_write(kstat.softirqs[arg->idx], arg->value);
+}
+
+#ifdef CONFIG_X86_LOCAL_APIC
+static const char * const kstat_irqsim_arch_names[] = { "SPU" };
+
+static void kstat_irqsim_preset_arch_fn(void *data)
+{
+	struct kstat_irqsim_preset_arg *arg = data;
+
+	/* arg->idx indexes kstat_irqsim_arch_names[] */
+	__this_cpu_write(irq_stat.irq_spurious_count, arg->value);
+}
+#endif
+
+/* Run @fn on online @cpu, under kstat_irqsim_lock. */
+static int kstat_irqsim_on_cpu(unsigned int cpu, smp_call_func_t fn,
+			       struct kstat_irqsim_preset_arg *arg)
+{
+	int ret;
+
+	cpus_read_lock();
+	if (cpu >= nr_cpu_ids || !cpu_online(cpu))
+		ret = -ENXIO;
+	else
+		ret = smp_call_function_single(cpu, fn, arg, 1);
+	cpus_read_unlock();
+	return ret;
+}
+
+static ssize_t kstat_irqsim_preset_write(struct file *file,
+					 const char __user *ubuf, size_t len,
+					 loff_t *ppos)
+{
+	struct kstat_irqsim_preset_arg arg = { };
+	char buf[KSTAT_IRQSIM_CMD_MAX];
+	unsigned int val[3];	/* index, cpu, value */
+	int ret;
+
+	ret = kstat_irqsim_cmd(buf, ubuf, len) ?:
+	      kstat_irqsim_parse(buf, val, ARRAY_SIZE(val));
+	if (ret)
+		return ret;
+	arg.value = val[2];
+
+	ret = mutex_lock_interruptible(&kstat_irqsim_lock);
+	if (ret)
+		return ret;
+	if (val[0] < kstat_irqsim_nr) {
+		unsigned int irq = kstat_irqsim_tab[val[0]].irq;
+
+		/* Ours, allocated and not freed while we hold the lock. */
+		arg.desc = irq_data_to_desc(irq_get_irq_data(irq));
+		ret = kstat_irqsim_on_cpu(val[1], kstat_irqsim_preset_irq_fn,
+					  &arg);
+	} else {
+		ret = -EINVAL;
+	}
+	mutex_unlock(&kstat_irqsim_lock);
+
+	return ret ? ret : len;
+}
+
+static const struct file_operations kstat_irqsim_preset_fops = {
+	.owner	= THIS_MODULE,
+	.write	= kstat_irqsim_preset_write,
+	.llseek	= noop_llseek,
+};
+
+static ssize_t kstat_irqsim_preset_softirq_write(struct file *file,
+						 const char __user *ubuf,
+						 size_t len, loff_t *ppos)
+{
+	struct kstat_irqsim_preset_arg arg = { };
+	char buf[KSTAT_IRQSIM_CMD_MAX];
+	unsigned int val[3];	/* vector, cpu, value */
+	int ret;
+
+	ret = kstat_irqsim_cmd(buf, ubuf, len) ?:
+	      kstat_irqsim_parse(buf, val, ARRAY_SIZE(val));
+	if (ret)
+		return ret;
+	if (val[0] >= NR_SOFTIRQS)
+		return -EINVAL;
+	arg.idx = val[0];
+	arg.value = val[2];
+
+	ret = mutex_lock_interruptible(&kstat_irqsim_lock);
+	if (ret)
+		return ret;
+	ret = kstat_irqsim_on_cpu(val[1], kstat_irqsim_preset_softirq_fn, &arg);
+	mutex_unlock(&kstat_irqsim_lock);
+
+	return ret ? ret : len;
+}
+
+static const struct file_operations kstat_irqsim_preset_softirq_fops = {
+	.owner	= THIS_MODULE,
+	.write	= kstat_irqsim_preset_softirq_write,
+	.llseek	= noop_llseek,
+};
+
+#ifdef CONFIG_X86_LOCAL_APIC
+static ssize_t kstat_irqsim_preset_arch_write(struct file *file,
+					      const char __user *ubuf,
+					      size_t len, loff_t *ppos)
+{
+	struct kstat_irqsim_preset_arg arg = { };
+	char buf[KSTAT_IRQSIM_CMD_MAX], *p, *name;
+	unsigned int val[2];	/* cpu, value */
+	int ret;
+
+	ret = kstat_irqsim_cmd(buf, ubuf, len);
+	if (ret)
+		return ret;
+	p = skip_spaces(buf);
+	name = strsep(&p, " \t");
+	if (!p)
+		return -EINVAL;
+	ret = match_string(kstat_irqsim_arch_names,
+			   ARRAY_SIZE(kstat_irqsim_arch_names), name);
+	if (ret < 0)
+		return -EINVAL;
+	arg.idx = ret;
+	ret = kstat_irqsim_parse(p, val, ARRAY_SIZE(val));
+	if (ret)
+		return ret;
+	arg.value = val[1];
+
+	ret = mutex_lock_interruptible(&kstat_irqsim_lock);
+	if (ret)
+		return ret;
+	ret = kstat_irqsim_on_cpu(val[0], kstat_irqsim_preset_arch_fn, &arg);
+	mutex_unlock(&kstat_irqsim_lock);
+
+	return ret ? ret : len;
+}
+
+static const struct file_operations kstat_irqsim_preset_arch_fops = {
+	.owner	= THIS_MODULE,
+	.write	= kstat_irqsim_preset_arch_write,
+	.llseek	= noop_llseek,
+};
+#endif
+
+/* The irqs file is read under kstat_irqsim_lock: realloc renumbers. */
 static void *kstat_irqsim_irqs_seq_start(struct seq_file *m, loff_t *pos)
 {
+	mutex_lock(&kstat_irqsim_lock);
 	return *pos < kstat_irqsim_nr ? &kstat_irqsim_tab[*pos] : NULL;
 }
 
@@ -250,11 +463,12 @@ static void *kstat_irqsim_irqs_seq_next(struct seq_file *m, void *v,
 					loff_t *pos)
 {
 	++*pos;
-	return kstat_irqsim_irqs_seq_start(m, pos);
+	return *pos < kstat_irqsim_nr ? &kstat_irqsim_tab[*pos] : NULL;
 }
 
 static void kstat_irqsim_irqs_seq_stop(struct seq_file *m, void *v)
 {
+	mutex_unlock(&kstat_irqsim_lock);
 }
 
 static int kstat_irqsim_irqs_seq_show(struct seq_file *m, void *v)
@@ -274,25 +488,20 @@ static const struct seq_operations kstat_irqsim_irqs_sops = {
 
 DEFINE_SEQ_ATTRIBUTE(kstat_irqsim_irqs);
 
-/* Releases the first @nreq actions and all descriptors; undoes setup(). */
-static void kstat_irqsim_teardown(unsigned int nreq)
+/* Releases the first @nreq actions and all descriptors. */
+static void kstat_irqsim_descs_free(unsigned int nreq)
 {
 	while (nreq--)
 		free_irq(kstat_irqsim_tab[nreq].irq, &kstat_irqsim_tab[nreq]);
 	irq_free_descs(kstat_irqsim_base, kstat_irqsim_nr);
-	kvfree(kstat_irqsim_tab);
-	kstat_irqsim_tab = NULL;
 	kstat_irqsim_nr = 0;
 }
 
-static int kstat_irqsim_setup(unsigned int n)
+/* Allocates and requests @n IRQs into kstat_irqsim_tab; all or none. */
+static int kstat_irqsim_descs_alloc(unsigned int n)
 {
 	unsigned int i;
 	int ret;
-
-	kstat_irqsim_tab = kvcalloc(n, sizeof(*kstat_irqsim_tab), GFP_KERNEL);
-	if (!kstat_irqsim_tab)
-		return -ENOMEM;
 
 	/*
 	 * One contiguous range is enough: on x86-64 with SPARSE_IRQ the
@@ -308,8 +517,6 @@ static int kstat_irqsim_setup(unsigned int n)
 	ret = __irq_alloc_descs(-1, 1, n, NUMA_NO_NODE, NULL, NULL);
 	if (ret < 0) {
 		pr_err("cannot allocate %u IRQ descriptors: %d\n", n, ret);
-		kvfree(kstat_irqsim_tab);
-		kstat_irqsim_tab = NULL;
 		return ret;
 	}
 	kstat_irqsim_base = ret;
@@ -334,12 +541,48 @@ static int kstat_irqsim_setup(unsigned int n)
 				  sim->name, sim);
 		if (ret) {
 			pr_err("request_irq(%u) failed: %d\n", sim->irq, ret);
-			kstat_irqsim_teardown(i);
+			kstat_irqsim_descs_free(i);
 			return ret;
 		}
 	}
 	return 0;
 }
+
+static ssize_t kstat_irqsim_realloc_write(struct file *file,
+					  const char __user *ubuf, size_t len,
+					  loff_t *ppos)
+{
+	unsigned int val, n, old_base, old_nr;
+	int ret;
+
+	ret = kstrtouint_from_user(ubuf, len, 10, &val);
+	if (ret)
+		return ret;
+	if (val != 1)
+		return -EINVAL;
+
+	ret = mutex_lock_interruptible(&kstat_irqsim_lock);
+	if (ret)
+		return ret;
+	n = irqs;
+	old_base = kstat_irqsim_base;
+	old_nr = kstat_irqsim_nr;
+	kstat_irqsim_descs_free(old_nr);
+	ret = kstat_irqsim_descs_alloc(n);
+	if (!ret)
+		pr_info("realloc: IRQs %u..%u -> %d..%u\n", old_base,
+			old_base + old_nr - 1, kstat_irqsim_base,
+			kstat_irqsim_base + n - 1);
+	mutex_unlock(&kstat_irqsim_lock);
+
+	return ret ? ret : len;
+}
+
+static const struct file_operations kstat_irqsim_realloc_fops = {
+	.owner	= THIS_MODULE,
+	.write	= kstat_irqsim_realloc_write,
+	.llseek	= noop_llseek,
+};
 
 static int __init kstat_irqsim_init(void)
 {
@@ -359,8 +602,11 @@ static int __init kstat_irqsim_init(void)
 		return PTR_ERR(kstat_irqsim_dir);
 	}
 
-	ret = kstat_irqsim_setup(irqs);
+	kstat_irqsim_tab = kvcalloc(irqs, sizeof(*kstat_irqsim_tab),
+				    GFP_KERNEL);
+	ret = kstat_irqsim_tab ? kstat_irqsim_descs_alloc(irqs) : -ENOMEM;
 	if (ret) {
+		kvfree(kstat_irqsim_tab);
 		debugfs_remove_recursive(kstat_irqsim_dir);
 		return ret;
 	}
@@ -371,6 +617,16 @@ static int __init kstat_irqsim_init(void)
 			    &kstat_irqsim_fire_fops);
 	debugfs_create_file("warn", 0200, kstat_irqsim_dir, NULL,
 			    &kstat_irqsim_warn_fops);
+	debugfs_create_file("preset", 0200, kstat_irqsim_dir, NULL,
+			    &kstat_irqsim_preset_fops);
+	debugfs_create_file("preset_softirq", 0200, kstat_irqsim_dir, NULL,
+			    &kstat_irqsim_preset_softirq_fops);
+#ifdef CONFIG_X86_LOCAL_APIC
+	debugfs_create_file("preset_arch", 0200, kstat_irqsim_dir, NULL,
+			    &kstat_irqsim_preset_arch_fops);
+#endif
+	debugfs_create_file("realloc", 0200, kstat_irqsim_dir, NULL,
+			    &kstat_irqsim_realloc_fops);
 
 	pr_info("%u synthetic IRQs: %d..%u\n", kstat_irqsim_nr,
 		kstat_irqsim_base, kstat_irqsim_base + kstat_irqsim_nr - 1);
@@ -381,7 +637,8 @@ static void __exit kstat_irqsim_exit(void)
 {
 	/* Waits for readers and writers still inside our files. */
 	debugfs_remove_recursive(kstat_irqsim_dir);
-	kstat_irqsim_teardown(kstat_irqsim_nr);
+	kstat_irqsim_descs_free(kstat_irqsim_nr);
+	kvfree(kstat_irqsim_tab);
 }
 
 module_init(kstat_irqsim_init);
