@@ -16,6 +16,7 @@
 #include <linux/hardirq.h>
 
 #include "kstat.h"
+#include "compat.h"
 
 #ifdef CONFIG_X86
 #define KSTAT_ARCH(_name, _field, _desc, _sum) {			\
@@ -63,7 +64,7 @@ const struct kstat_arch_counter kstat_arch_counters[] = {
 	KSTAT_ARCH("HVS", hyperv_stimer0_count, "Hyper-V stimer0 interrupts",
 		   false),
 #endif
-#ifdef CONFIG_HAVE_KVM
+#if KSTAT_HAVE_KVM_IPIS
 	KSTAT_ARCH("PIN", kvm_posted_intr_ipis,
 		   "Posted-interrupt notification event", false),
 	KSTAT_ARCH("NPI", kvm_posted_intr_nested_ipis,

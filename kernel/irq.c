@@ -20,6 +20,7 @@
 #include <linux/string.h>
 
 #include "kstat.h"
+#include "compat.h"
 
 /* Caller holds rcu_read_lock(). */
 struct irq_desc *kstat_irq_to_desc(unsigned int irq)
@@ -46,8 +47,8 @@ u32 kstat_desc_count(struct irq_desc *desc)
 		/* data_race: bumped locklessly; kstat_irqs() reads it so */
 		return data_race(desc->tot_count);
 
-	for_each_possible_cpu(cpu) /* data_race: as above */
-		sum += data_race(*per_cpu_ptr(desc->kstat_irqs, cpu));
+	for_each_possible_cpu(cpu)
+		sum += kstat_desc_cpu_count(desc, cpu);
 	return sum;
 }
 
@@ -57,9 +58,7 @@ static void kstat_desc_percpu(struct irq_desc *desc,
 	unsigned int cpu, i = 0;
 
 	for (cpu = sel->cpu_first; cpu <= sel->cpu_last; cpu++, i++)
-		out[i] = desc->kstat_irqs ?
-			 /* data_race: lockless, as /proc/interrupts reads */
-			 data_race(*per_cpu_ptr(desc->kstat_irqs, cpu)) : 0;
+		out[i] = desc->kstat_irqs ? kstat_desc_cpu_count(desc, cpu) : 0;
 }
 
 static void kstat_copy_actions(struct irq_desc *desc,

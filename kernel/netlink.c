@@ -19,6 +19,7 @@
 #include <net/netns/generic.h>
 
 #include "kstat.h"
+#include "compat.h"
 
 static struct genl_family kstat_family;
 
@@ -411,7 +412,7 @@ static int kstat_nl_cpu_get_doit(struct sk_buff *skb, struct genl_info *info)
  */
 static int kstat_cpu_dump_check(struct netlink_callback *cb)
 {
-	struct nlattr *attr = genl_dumpit_info(cb)->attrs[KSTAT_A_SEL_CPU];
+	struct nlattr *attr = kstat_dump_attrs(cb)[KSTAT_A_SEL_CPU];
 
 	if (attr) {
 		NL_SET_ERR_MSG_ATTR(cb->extack, attr,
@@ -592,7 +593,7 @@ static int kstat_irq_dump_prepare(struct kstat_irq_dump *d,
 {
 	int err;
 
-	err = kstat_irq_dump_parse(d, genl_dumpit_info(cb)->attrs, cb->extack);
+	err = kstat_irq_dump_parse(d, kstat_dump_attrs(cb), cb->extack);
 	if (err)
 		return err;
 	d->snap = kstat_irq_snap_alloc(&d->sel);

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What differs between the kernels kstat supports: Debian 12's 6.1 (the
+ * minimum) and 6.12 (Debian 13, RHEL 10, Debian 12's backport), stock
+ * and PREEMPT_RT.  Every version test of the module is here, so that the
+ * code elsewhere reads the same on all of them.
+ */
+#ifndef _KSTAT_COMPAT_H
+#define _KSTAT_COMPAT_H
+
+#include <linux/irq.h>
+#include <linux/irqdesc.h>
+#include <linux/percpu.h>
+#include <linux/version.h>
+#include <net/genetlink.h>
+
+/*
+ * 6.2 split do and dump ops: a dump's attributes moved from
+ * genl_dumpit_info's attrs into its genl_info.
+ */
+static inline struct nlattr **kstat_dump_attrs(struct netlink_callback *cb)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+	return genl_dumpit_info(cb)->info.attrs;
+#else
+	return genl_dumpit_info(cb)->attrs;
+#endif
+}
+
+/*
+ * 6.10 made the per-CPU IRQ count a struct irqstat (.cnt, and a snapshot
+ * .ref with GENERIC_IRQ_STAT_SNAPSHOT).  Read locklessly, as
+ * /proc/interrupts does.
+ */
+static inline unsigned int kstat_desc_cpu_count(struct irq_desc *desc,
+						unsigned int cpu)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+	return data_race(per_cpu_ptr(desc->kstat_irqs, cpu)->cnt);
+#else
+	return data_race(*per_cpu_ptr(desc->kstat_irqs, cpu));
+#endif
+}
+
+/* The KVM posted-interrupt counters: under HAVE_KVM until 6.9, then KVM. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+#define KSTAT_HAVE_KVM_IPIS	IS_ENABLED(CONFIG_KVM)
+#else
+#define KSTAT_HAVE_KVM_IPIS	IS_ENABLED(CONFIG_HAVE_KVM)
+#endif
+
+#endif /* _KSTAT_COMPAT_H */
