@@ -127,7 +127,9 @@
  *          by itself at the first tick that finds nobody listening.
  *          SUBSCRIBE also records the sender's network namespace: samples
  *          are multicast only into namespaces that subscribed, until a
- *          multicast there finds no listener left.
+ *          multicast there finds no listener left.  A socket without
+ *          NETLINK_BROADCAST_ERROR whose queue is full counts as no
+ *          listener: after ENOBUFS on receive, send SUBSCRIBE again.
  *
  * KSTAT_CMD_SUMMARY_NTF (multicast to "summary")
  *   Every config batch samples, one notification: a batch of samples,
