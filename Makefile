@@ -16,8 +16,10 @@
 #                     and module (DESTDIR, PREFIX); make uninstall
 #   make dkms-install the module's source under /usr/src/kstat-VERSION for DKMS
 #
-# The kernel we build against and boot is Debian 12's linux-image-amd64, not
-# the host's running kernel (the host cannot load modules).
+# The kernel we build against and boot (KVER, scripts/kver.sh): the running
+# kernel if its headers are installed, else Debian 12's stock 6.1 (what
+# linux-image-amd64 depends on), never the PREEMPT_RT or 6.12 kernels that
+# may be installed beside it: those only when named (KVER=..., make check-rt).
 
 VERSION    := 0.1.0
 PREFIX     ?= /usr/local
@@ -30,8 +32,11 @@ SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 MODULESLOADDIR ?= $(PREFIX)/lib/modules-load.d
 DKMS_SRC   := $(DESTDIR)/usr/src/kstat-$(VERSION)
 
-# Newest installed Debian *-amd64 kernel unless told otherwise.
-KVER       ?= $(shell ls -1 /lib/modules 2>/dev/null | grep -- '-amd64$$' | sort -V | tail -n 1)
+TOP        := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+# Evaluated once (a plain ?= would run the script at every use).
+ifeq ($(origin KVER),undefined)
+KVER       := $(shell $(TOP)/scripts/kver.sh)
+endif
 KDIR       ?= /lib/modules/$(KVER)/build
 KERNEL     ?= /boot/vmlinuz-$(KVER)
 SMP        ?= 2
