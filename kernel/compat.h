@@ -29,17 +29,21 @@ static inline struct nlattr **kstat_dump_attrs(struct netlink_callback *cb)
 
 /*
  * 6.10 made the per-CPU IRQ count a struct irqstat (.cnt, and a snapshot
- * .ref with GENERIC_IRQ_STAT_SNAPSHOT).  Read locklessly, as
- * /proc/interrupts does.
+ * .ref with GENERIC_IRQ_STAT_SNAPSHOT).  KSTAT_DESC_CNT() names the
+ * per-CPU counter, for per_cpu() and this_cpu ops (the test module
+ * tests/irqsim writes it too).
  */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define KSTAT_DESC_CNT(desc)	((desc)->kstat_irqs->cnt)
+#else
+#define KSTAT_DESC_CNT(desc)	(*(desc)->kstat_irqs)
+#endif
+
+/* Read locklessly, as /proc/interrupts does. */
 static inline unsigned int kstat_desc_cpu_count(struct irq_desc *desc,
 						unsigned int cpu)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
-	return data_race(per_cpu_ptr(desc->kstat_irqs, cpu)->cnt);
-#else
-	return data_race(*per_cpu_ptr(desc->kstat_irqs, cpu));
-#endif
+	return data_race(per_cpu(KSTAT_DESC_CNT(desc), cpu));
 }
 
 /* The KVM posted-interrupt counters: under HAVE_KVM until 6.9, then KVM. */

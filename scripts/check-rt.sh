@@ -40,7 +40,7 @@ copy_tree() {
 	cp -p kernel/Kbuild kernel/*.c kernel/*.h "$src/kernel/"
 	rm -f "$src/kernel/"*.mod.c
 	cp -p include/uapi/linux/kstat.h "$src/include/uapi/linux/"
-	cp -p tests/irqsim/Kbuild tests/irqsim/*.c "$src/irqsim/"
+	cp -p tests/irqsim/Kbuild tests/irqsim/*.c kernel/compat.h "$src/irqsim/"
 	rm -f "$src/irqsim/"*.mod.c
 }
 

@@ -180,7 +180,9 @@ build_all() {
 build_irqsim() {
 	local dir=$1/irqsim f
 	mkdir -p "$dir"
-	for f in "$REPO"/tests/irqsim/*.c "$REPO"/tests/irqsim/Kbuild; do
+	# compat.h beside the copy: "compat.h" is found in the same directory
+	for f in "$REPO"/tests/irqsim/*.c "$REPO"/tests/irqsim/Kbuild \
+		 "$REPO"/kernel/compat.h; do
 		[[ $f == *.mod.c ]] || sync_file "$f" "$dir/${f##*/}"
 	done
 	nice -n 10 make -C "$OBJ" M="$dir" -j"$JOBS" modules >> "$LOG" 2>&1 ||

@@ -79,6 +79,8 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "compat.h"
+
 #define KSTAT_IRQSIM_MAX_IRQS	8192
 #define KSTAT_IRQSIM_MAX_COUNT	1000000
 /* Handler runs per IPI: bounds the time the target CPU has IRQs off. */
@@ -296,8 +298,8 @@ static void kstat_irqsim_preset_irq_fn(void *data)
 
 	/* handle_simple_irq() bumps both counts under desc->lock. */
 	raw_spin_lock(&desc->lock);
-	delta = arg->value - __this_cpu_read(*desc->kstat_irqs);
-	__this_cpu_write(*desc->kstat_irqs, arg->value);
+	delta = arg->value - __this_cpu_read(KSTAT_DESC_CNT(desc));
+	__this_cpu_write(KSTAT_DESC_CNT(desc), arg->value);
 	desc->tot_count += delta;
 	__this_cpu_add(kstat.irqs_sum, delta);
 	raw_spin_unlock(&desc->lock);
