@@ -373,7 +373,7 @@ enum kstat_stats_attr {
 	KSTAT_A_STATS_DELIVERY_FAILURES, /* u64: messages some listener
 					  * did not get (ENOBUFS)
 					  */
-	KSTAT_A_STATS_ALLOC_FAILURES,	/* u64: batches lost to no memory */
+	KSTAT_A_STATS_ALLOC_FAILURES,	/* u64: samples dropped, unbuilt */
 	KSTAT_A_STATS_LISTENING,	/* u8: the group has listeners now */
 	KSTAT_A_STATS_RUNNING,		/* u8: the producer is running */
 	KSTAT_A_STATS_BUILD_NS_LAST,	/* u64: ns the last sample cost, from
