@@ -39,10 +39,10 @@ static inline struct nlattr **kstat_dump_attrs(struct netlink_callback *cb)
 #define KSTAT_DESC_CNT(desc)	(*(desc)->kstat_irqs)
 #endif
 
-/* Read locklessly, as /proc/interrupts does. */
 static inline unsigned int kstat_desc_cpu_count(struct irq_desc *desc,
 						unsigned int cpu)
 {
+	/* data_race: bumped locklessly; /proc/interrupts reads it so too */
 	return data_race(per_cpu(KSTAT_DESC_CNT(desc), cpu));
 }
 

@@ -960,8 +960,12 @@ int kstat_summary_subscribe(struct net *net, u32 portid, u32 seq,
 	} else {
 		err = kstat_producer_start(&out, &t);
 	}
-	/* No committed sample (the first failed): the next is a keyframe. */
-	if (!err && kstat_prod->primed)
+	/*
+	 * No snapshot when there is no committed sample (the first failed:
+	 * the next is a keyframe), or when the first sample, just taken, is
+	 * multicast below as a keyframe: the sender gets it that way.
+	 */
+	if (!err && kstat_prod->primed && skb_queue_empty(&out))
 		err = kstat_snapshot_build(kstat_prod, portid, seq, &snap);
 	if (err == -ENOMEM)
 		NL_SET_ERR_MSG(extack, "no memory for the summary state");

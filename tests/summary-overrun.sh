@@ -5,10 +5,12 @@
 # report, and the counts it applies still equal `kstat irq show` after the
 # resync.  And the loss is counted exactly: with one message per batch and
 # one sample per batch, the samples the library reports lost EQUAL the
-# messages the kernel dropped for the subscriber's socket (its Drops in
-# /proc/net/netlink, one per skb netlink_overrun() could not queue) and
-# the producer's delivery_failures (messages some listener missed, which
-# libkstat's NETLINK_BROADCAST_ERROR makes the kernel report).
+# producer's delivery_failures (messages some listener missed, which
+# libkstat's NETLINK_BROADCAST_ERROR makes the kernel report; it is the
+# only listener), and are at most 2 below the messages the kernel dropped
+# for the subscriber's socket (its Drops in /proc/net/netlink, one per
+# skb netlink_overrun() could not queue: summaries, and the odd nlctrl
+# notification or SUBSCRIBE answer the same socket receives).
 # timeout: 300
 source tests/lib.sh
 require_cmd jq python3
@@ -26,8 +28,10 @@ irq=$(irqsim_irq 5)
 irqsim_fire 5 0 11
 
 # One part per batch and one sample per batch: then a dropped message is
-# exactly one lost sample.
-"$KSTAT" config set interval 20 batch 1 keyframe 5 sections all percpu off
+# exactly one lost sample.  The monitor joins at a slow pace: a multicast
+# that came between its join and its SUBSCRIBE's snapshot would be a drop
+# that loses no sample (the snapshot holds it).
+"$KSTAT" config set interval 1000 batch 1 keyframe 5 sections all percpu off
 fails0=$("$KSTAT" -j stats | jq .delivery_failures)
 
 # 4 KiB socket buffer, 300 ms asleep after every read: it must overflow.
@@ -35,6 +39,9 @@ fails0=$("$KSTAT" -j stats | jq .delivery_failures)
 mon=$!
 stop_mon() { kill "$mon" 2>/dev/null || true; }
 t_cleanup stop_mon
+first_sample() { grep -q '"seq"' "$TMPDIR/slow"; }
+wait_until 10 first_sample
+"$KSTAT" config set interval 20
 sleep 6
 
 # Slow the producer down and make every sample a keyframe: the queue
@@ -59,8 +66,12 @@ reasons=$(jq -s -c '[.[] | select(.lost) | .reason] | group_by(.) |
 t_log "slow subscriber: $(grep -c '"seq"' "$TMPDIR/slow") samples, $lost lost (events by reason: $reasons)"
 t_log "socket Drops: $drops messages; producer delivery_failures: +$fails"
 ((lost > 0)) || t_fail "a 4 KiB buffer read every 300 ms at 20 ms samples reported no loss"
-assert_eq "$drops" "$lost" "samples reported lost vs messages dropped for the socket"
-assert_eq "$drops" "$fails" "messages dropped for the socket vs delivery_failures"
+assert_eq "$fails" "$lost" "samples reported lost vs delivery_failures (summaries the socket missed)"
+# The socket also carries nlctrl's notifications (libkstat watches the
+# family come and go) and SUBSCRIBE's answer: Drops may count one of
+# those too, never fewer than the summaries lost.
+((drops >= lost && drops - lost <= 2)) ||
+	t_fail "socket Drops $drops vs $lost summaries lost: more than 2 apart"
 # After each loss, the next sample must be a keyframe.
 jq -s -e '[range(1; length) as $i | select(.[$i - 1].lost) |
 	.[$i] | select(.seq) | .keyframe] | all' "$TMPDIR/slow" >/dev/null ||

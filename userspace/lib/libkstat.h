@@ -281,7 +281,7 @@ struct kstat_sub;
  * which starts the kernel's producer.  @rcvbuf: the socket receive buffer
  * in bytes, 0 for KSTAT_SUB_RCVBUF_DEFAULT.
  *
- * It does not wait for the kernel's answer: the snapshot and the ACK are
+ * It does not wait for the kernel's answer: the snapshot (or an error) is
  * read by kstat_sub_dispatch(), so the fd is readable at once and an
  * event loop gets the first sample from its first dispatch.  If the
  * kernel refused SUBSCRIBE, that dispatch returns its negative errno and

@@ -840,8 +840,10 @@ static int sub_join(struct kstat_sub *sub, int grp)
 
 /*
  * SUBSCRIBE from the socket that joined, not the request handle: its
- * snapshot and its ACK then arrive in order with the multicast, and
- * kstat_sub_dispatch() reads them.
+ * snapshot then arrives in order with the multicast, and
+ * kstat_sub_dispatch() reads it.  No NLM_F_ACK: the snapshot says it
+ * worked, an error is answered all the same, and an ACK would only take
+ * room in a small receive buffer (and count as a drop there).
  */
 static int sub_request(struct kstat_sub *sub)
 {
@@ -849,7 +851,7 @@ static int sub_request(struct kstat_sub *sub)
 	int ret = -NLE_NOMEM;
 
 	if (msg && genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, sub->family, 0,
-			       NLM_F_ACK, KSTAT_CMD_SUBSCRIBE,
+			       0, KSTAT_CMD_SUBSCRIBE,
 			       KSTAT_FAMILY_VERSION)) {
 		ret = nl_send_auto(sub->sk, msg);
 		sub->sub_seq = nlmsg_hdr(msg)->nlmsg_seq;

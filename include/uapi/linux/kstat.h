@@ -110,8 +110,10 @@
  *   do:    no attributes.  Send it from the socket that joined "summary"
  *          (generic netlink on 6.1 tells a family nothing of joins).  It
  *          starts the summary producer if it is idle, taking the first
- *          sample at once (multicast, a keyframe), and answers before its
- *          ACK with the current state: a SUMMARY_NTF batch unicast to the
+ *          sample at once (a keyframe; when its batch is complete it is
+ *          multicast at once, and that is the answer).  Otherwise it
+ *          answers, before its ACK if one was asked for, with the current
+ *          state: a SUMMARY_NTF batch unicast to the
  *          sender, flagged KSTAT_A_SNAPSHOT, holding one keyframe sample
  *          with the seq S, timestamp and config of the latest sample the
  *          producer took.  Apply every multicast sample with seq > S on top
