@@ -30,6 +30,8 @@ PACKAGES=(
 	kmod				# insmod/modinfo, in the guest too
 	jq iproute2 python3		# used by guest tests (genl, JSON checks)
 	libnl-3-dev libnl-genl-3-dev libmnl-dev pkg-config
+	libmicrohttpd-dev zlib1g-dev	# the exporter: HTTP server, gzip
+	prometheus			# promtool check metrics (tests/export-fleet.sh; 19 MB, ~10 s)
 	sparse valgrind
 	linux-source-6.1		# make debug-kernel, make kernel-lint (checkpatch)
 	flex bison bc libelf-dev libssl-dev xz-utils	# ... building that kernel

@@ -21,7 +21,7 @@ rm -rf "$dir"
 mkdir -p "$dir"
 
 count_of() {	# IRQ, JSON: its kstat_interrupts_total value
-	jq -r --arg irq ",irq=\"$1\"," '.values | to_entries[] |
+	jq -r --arg irq ",type=\"$1\"}" '.values | to_entries[] |
 		select((.key | startswith("kstat_interrupts_total{")) and
 		       (.key | contains($irq))) | .value' <<<"$2"
 }
@@ -40,10 +40,10 @@ up() { grep -qx 'kstat_exporter_up 1' "$file" 2>/dev/null; }
 wait_until 20 up
 
 irqsim_fire 2 0 777
-exact() { grep -q "^kstat_interrupts_total{irq=\"$a\",.*} 777\$" "$file"; }
+exact() { grep -q "^kstat_interrupts_total{type=\"$a\",.*} 777\$" "$file"; }
 wait_until 10 exact
 http=$(curl -sS --max-time 10 "http://127.0.0.1:$PORT/metrics")
-grep -q "^kstat_interrupts_total{irq=\"$a\",.*} 777\$" <<<"$http" ||
+grep -q "^kstat_interrupts_total{type=\"$a\",.*} 777\$" <<<"$http" ||
 	t_fail "IRQ $a's count in the HTTP mode of the same process is not 777"
 
 w=$("$PY" "$CHECK" watch "$file" 3)

@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kstat export prometheus: the latest summary sample in the Prometheus text
- * exposition format (0.0.4), served over HTTP (--listen) and/or written to
- * a node_exporter textfile (--textfile), from the same event loop as
- * kstat monitor (subscribe.c).
+ * exposition format (0.0.4), served over HTTP by libmicrohttpd (--listen)
+ * and/or written to a node_exporter textfile (--textfile), from the same
+ * event loop as kstat monitor (subscribe.c).
  *
  * A scrape reads no /proc file and sends the kernel nothing: each sample
- * is copied into a snapshot, and the text is rendered from it on the first
- * scrape after it changed.  The only requests are one IRQ dump with
+ * is copied into a snapshot, and its text is rendered once, on the first
+ * scrape after it changed, into a reference-counted body that every scrape
+ * of that sample shares (and gzip-compressed once, on the first scrape
+ * that asks for gzip).  Only the few kstat_exporter_* lines (the sample's
+ * age) are written per scrape.  The only requests are one IRQ dump with
  * metadata (for the chip, hwirq, type and actions labels) after the first
  * sample and after each generation change (the IRQ set changed).
  */
-#define _GNU_SOURCE		/* accept4() */
+#define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -22,16 +25,23 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <microhttpd.h>
+#include <zlib.h>
+
 #include "irqlabels.h"
 #include "kstat.h"
 
-#define MAX_CONNS	256		/* clients served at once */
-#define REQ_MAX		4096		/* request line and headers */
-#define CONN_TIMEOUT_MS	10000		/* a client's whole exchange */
+#define HTTP_MAX_CONNS	1024		/* clients at once (fewer if RLIMIT_NOFILE) */
+#define HTTP_PER_IP	64		/* clients at once from one address */
+#define HTTP_TIMEOUT_S	10		/* an idle connection is closed */
+#define HTTP_CONN_MEMORY (16 * 1024)	/* per connection: request head etc. */
+#define STALE_INTERVALS	3		/* no sample for this long: up 0 */
 #define NSEC_PER_SEC	((uint64_t)1000000000)
 
 static const char export_usage[] =
@@ -41,14 +51,15 @@ static const char export_usage[] =
 	"Export the kernel's summaries as Prometheus metrics (text format\n"
 	"0.0.4) until SIGINT or SIGTERM.  At least one of:\n"
 	"  --listen ADDR:PORT  serve GET /metrics over HTTP; ADDR is an IPv4 or\n"
-	"                      a bracketed IPv6 literal: 127.0.0.1:9586,\n"
-	"                      [::1]:9586, 0.0.0.0:9586, [::]:9586\n"
+	"                      a bracketed IPv6 literal: 127.0.0.1:19586,\n"
+	"                      [::1]:19586, 0.0.0.0:19586, [::]:19586\n"
 	"  --textfile PATH     rewrite PATH atomically after every summary, for\n"
 	"                      node_exporter's textfile collector (*.prom)\n"
 	"A scrape costs no /proc read and no kernel request: it serves the\n"
 	"latest sample.  Until the first sample arrives, and while the module is\n"
 	"unloaded, only the kstat_exporter_* metrics are exported, with\n"
-	"kstat_exporter_up 0.  See docs/exporter.md.\n";
+	"kstat_exporter_up 0 (also when no sample came for 3 intervals).\n"
+	"See docs/exporter.md.\n";
 
 /* ---- a growable text buffer ---- */
 
@@ -114,18 +125,59 @@ static void buf_printf(struct buf *b, const char *fmt, ...)
 	}
 }
 
-/* A label value, escaped as the exposition format asks: \\ \" \n. */
-static void buf_label(struct buf *b, const char *s)
+/*
+ * Length of the valid UTF-8 sequence at @s (RFC 3629: no overlong forms,
+ * no surrogates, nothing above U+10FFFF), or 0.
+ */
+static size_t utf8_len(const unsigned char *s)
 {
-	for (; s && *s; s++) {
-		if (*s == '\\')
+	unsigned char c = s[0];
+	size_t n, i;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;	/* also stops at the NUL */
+	if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) ||
+	    (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return n;
+}
+
+/*
+ * A label value, escaped as the exposition format asks (\\ \" \n) and
+ * valid UTF-8: each byte that starts no valid sequence becomes U+FFFD, so
+ * one driver's odd name cannot make Prometheus reject the whole scrape.
+ */
+static void buf_label(struct buf *b, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n;
+
+	while (s && *s) {
+		n = utf8_len(s);
+		if (!n) {
+			buf_write(b, "\xef\xbf\xbd", 3);
+			n = 1;
+		} else if (*s == '\\') {
 			buf_write(b, "\\\\", 2);
-		else if (*s == '"')
+		} else if (*s == '"') {
 			buf_write(b, "\\\"", 2);
-		else if (*s == '\n')
+		} else if (*s == '\n') {
 			buf_write(b, "\\n", 2);
-		else
-			buf_write(b, s, 1);
+		} else {
+			buf_write(b, (const char *)s, n);
+		}
+		s += n;
 	}
 }
 
@@ -319,17 +371,74 @@ static bool meta_load(struct meta *m, uint32_t generation)
 	return true;
 }
 
-/* ---- the exporter ---- */
+/* ---- one sample's text, shared by every scrape of it ---- */
 
-struct conn {
-	int fd;				/* -1: free slot */
-	uint64_t deadline_ms;		/* CLOCK_MONOTONIC */
-	char req[REQ_MAX];
-	size_t req_len;
-	struct buf out;
-	size_t sent;
-	bool writing;
+/*
+ * The data families of one sample.  The exporter holds one reference to
+ * the current body, each response in flight another (libmicrohttpd calls
+ * scrape_free() when it is done with it), so a client that never reads
+ * costs a reference, not a copy.  Single-threaded: no atomics.
+ */
+struct body {
+	unsigned int refs;
+	struct buf text;
+	uint32_t crc;			/* CRC32 of text */
+	unsigned char *gz;		/* raw deflate of text, sync-flushed */
+	size_t gz_len;
+	bool gz_tried;
 };
+
+static struct body *body_get(struct body *b)
+{
+	b->refs++;
+	return b;
+}
+
+static void body_put(struct body *b)
+{
+	if (!b || --b->refs)
+		return;
+	buf_free(&b->text);
+	free(b->gz);
+	free(b);
+}
+
+/*
+ * Compress the text once: raw deflate ending with a sync flush (byte
+ * aligned, not final), so that each gzip response can frame it between
+ * its own blocks.  False if that failed (the scrape goes uncompressed).
+ */
+static bool body_deflate(struct body *b)
+{
+	z_stream z = { 0 };
+	size_t cap;
+	int ret;
+
+	if (b->gz_tried)
+		return b->gz != NULL;
+	b->gz_tried = true;
+	if (deflateInit2(&z, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return false;
+	cap = deflateBound(&z, b->text.len) + 16;
+	b->gz = malloc(cap);
+	if (b->gz) {
+		z.next_in = (Bytef *)b->text.p;
+		z.avail_in = b->text.len;
+		z.next_out = b->gz;
+		z.avail_out = cap;
+		ret = deflate(&z, Z_SYNC_FLUSH);
+		if (ret != Z_OK || z.avail_in) {
+			free(b->gz);
+			b->gz = NULL;
+		} else {
+			b->gz_len = cap - z.avail_out;
+		}
+	}
+	deflateEnd(&z);
+	return b->gz != NULL;
+}
+
+/* ---- the exporter ---- */
 
 struct exporter {
 	struct snap snap;
@@ -337,11 +446,14 @@ struct exporter {
 	uint64_t samples, lost;
 	bool oom;			/* a sample could not be copied */
 	bool done;
+	uint64_t stale_at_ms;		/* CLOCK_MONOTONIC: no sample since */
+	bool stale;			/* ... and that time has passed */
 
-	struct buf data;		/* the families rendered from snap */
+	struct body *cur;		/* the data families rendered from snap */
 	bool data_valid;
 	uint64_t data_seq;
-	struct buf body;		/* scratch: one exposition */
+	bool data_show;			/* it holds the data families */
+	struct buf file;		/* scratch: one exposition, for the file */
 
 	const char *textfile;
 	uint64_t file_seq;
@@ -350,10 +462,8 @@ struct exporter {
 	bool file_failing;		/* the error was printed */
 
 	const char *listen;
-	int lfd;
-	struct conn *conns;
-	unsigned int nr_conns;
-	int slot[MAX_CONNS + 1];	/* pollfd -> conn, -1: listener */
+	struct MHD_Daemon *mhd;
+	int mhd_fd;			/* its epoll set */
 };
 
 static uint64_t clock_ns(clockid_t id)
@@ -364,13 +474,27 @@ static uint64_t clock_ns(clockid_t id)
 	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
+static uint64_t now_ms(void);
+
+/*
+ * Samples come in batches of cfg.batch every cfg.batch * cfg.interval_ms:
+ * none for STALE_INTERVALS such periods and the exporter says up 0.
+ */
 static void on_sample(const struct kstat_sample *s, void *arg)
 {
 	struct exporter *ex = arg;
+	uint64_t period = (uint64_t)s->config.interval_ms *
+			  (s->config.batch ? s->config.batch : 1);
 
 	ex->samples++;
 	if (!snap_copy(&ex->snap, s))
 		ex->oom = true;
+	ex->stale_at_ms = now_ms() + STALE_INTERVALS * period;
+}
+
+static bool is_stale(const struct exporter *ex)
+{
+	return ex->snap.valid && now_ms() >= ex->stale_at_ms;
 }
 
 static void on_lost(uint64_t lost, enum kstat_lost_reason why, void *arg)
@@ -438,14 +562,45 @@ static void render_cpus(struct buf *b, const struct snap *n)
 	}
 }
 
+/* "a,b" as /proc/interrupts prints it: "a, b". */
+static void put_actions_proc(struct buf *b, const char *actions)
+{
+	const char *c;
+
+	while (actions && (c = strchr(actions, ','))) {
+		struct buf one = { 0 };
+
+		buf_write(&one, actions, c - actions);
+		buf_write(&one, "", 1);
+		if (one.p)
+			buf_label(b, one.p);
+		buf_free(&one);
+		buf_write(b, ", ", 2);
+		actions = c + 1;
+	}
+	buf_label(b, actions);
+}
+
+/*
+ * node_exporter's node_interrupts_total labels, from the same fields:
+ * type (the IRQ number), info (the chip), devices (the rest of the
+ * /proc/interrupts line: "HWIRQ-FLOW ACTION, ACTION"); and each of those
+ * on its own: hwirq, flow, actions (comma-separated).
+ */
 static void put_irq_labels(struct buf *b, const struct meta *m, uint32_t irq)
 {
 	static const struct irq_label none = { .hwirq = "" };
 	const struct irq_label *q = irq_label(&m->labels, irq) ?: &none;
 
-	buf_printf(b, "{irq=\"%u\",chip=\"", irq);
+	buf_printf(b, "{type=\"%u\",info=\"", irq);
 	buf_label(b, q->chip);
-	buf_printf(b, "\",hwirq=\"%s\",type=\"", q->hwirq);
+	buf_printf(b, "\",devices=\"%s%s", q->hwirq, q->hwirq[0] ? "-" : "");
+	buf_label(b, q->type);
+	if (q->actions && q->actions[0]) {
+		buf_write(b, " ", 1);
+		put_actions_proc(b, q->actions);
+	}
+	buf_printf(b, "\",hwirq=\"%s\",flow=\"", q->hwirq);
 	buf_label(b, q->type);
 	buf_write(b, "\",actions=\"", 11);
 	buf_label(b, q->actions);
@@ -462,7 +617,7 @@ static void render_irq_percpu(struct buf *b, const struct snap *n)
 	       "Interrupts per IRQ and CPU (the kernel's 32-bit per-CPU counters).");
 	for (i = 0; i < n->nr_irqs; i++)
 		for (c = 0; c < n->irqs[i].nr_percpu; c++)
-			buf_printf(b, "%s{irq=\"%u\",cpu=\"%u\"} %u\n", name,
+			buf_printf(b, "%s{type=\"%u\",cpu=\"%u\"} %u\n", name,
 				   n->irqs[i].irq, c, n->irqs[i].percpu[c]);
 }
 
@@ -483,15 +638,33 @@ static void render_irqs(struct buf *b, const struct snap *n,
 	family(b, "kstat_arch_interrupts_total", "counter",
 	       "Architecture interrupt counters (x86: NMI, LOC, ...), all CPUs together.");
 	for (i = 0; i < n->nr_arch; i++) {
-		buf_write(b, "kstat_arch_interrupts_total{name=\"", 34);
+		buf_write(b, "kstat_arch_interrupts_total{type=\"", 34);
 		buf_label(b, n->arch[i].name);
-		buf_write(b, "\",desc=\"", 8);
+		buf_write(b, "\",info=\"", 8);
 		buf_label(b, n->arch[i].desc);
 		buf_printf(b, "\"} %" PRIu64 "\n", n->arch[i].count);
 	}
 	family(b, "kstat_intr_total", "counter",
 	       "Interrupts of every IRQ and reported arch counter (the intr line of /proc/stat).");
 	buf_printf(b, "kstat_intr_total %" PRIu64 "\n", n->intr_sum);
+}
+
+/*
+ * node_exporter's vector names: the kernel's in lower case, except
+ * IRQ_POLL, which node_exporter still calls by its pre-4.5 name.
+ */
+static void put_vector(struct buf *b, const char *name)
+{
+	char low[64];
+	size_t i;
+
+	if (!strcmp(name, "IRQ_POLL"))
+		name = "BLOCK_IOPOLL";
+	for (i = 0; name[i] && i < sizeof(low) - 1; i++)
+		low[i] = name[i] >= 'A' && name[i] <= 'Z' ? name[i] - 'A' + 'a'
+							   : name[i];
+	low[i] = '\0';
+	buf_label(b, low);
 }
 
 static void render_softirqs(struct buf *b, const struct snap *n)
@@ -502,29 +675,47 @@ static void render_softirqs(struct buf *b, const struct snap *n)
 	       "Softirqs run per vector, all CPUs together.");
 	for (i = 0; i < n->nr_softirqs; i++) {
 		buf_write(b, "kstat_softirqs_total{vector=\"", 29);
-		buf_label(b, n->softirqs[i].name);
+		put_vector(b, n->softirqs[i].name ? n->softirqs[i].name : "");
 		buf_printf(b, "\"} %" PRIu64 "\n", n->softirqs[i].count);
 	}
 }
 
-/* The data families, rendered again only when the sample changed. */
-static const struct buf *render_data(struct exporter *ex)
+/*
+ * The data families (none before the first sample, while the module is
+ * gone or while stale), rendered into a new body only when that changed;
+ * NULL if out of memory.
+ */
+static const struct body *metrics_body(struct exporter *ex)
 {
 	const struct snap *n = &ex->snap;
+	bool show = n->valid && !is_stale(ex);
+	struct body *b;
 
-	if (ex->data_valid && ex->data_seq == n->seq)
-		return &ex->data;
-	ex->data.len = 0;
-	ex->data.oom = false;
-	if (n->cfg.sections & KSTAT_SECTION_CPU)
-		render_cpus(&ex->data, n);
-	if (n->cfg.sections & KSTAT_SECTION_IRQ)
-		render_irqs(&ex->data, n, &ex->meta);
-	if (n->cfg.sections & KSTAT_SECTION_SOFTIRQ)
-		render_softirqs(&ex->data, n);
-	ex->data_valid = !ex->data.oom;
+	if (ex->cur && ex->data_valid && ex->data_seq == n->seq &&
+	    ex->data_show == show)
+		return ex->cur;
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return NULL;
+	b->refs = 1;
+	buf_write(&b->text, "", 0);
+	if (show && (n->cfg.sections & KSTAT_SECTION_CPU))
+		render_cpus(&b->text, n);
+	if (show && (n->cfg.sections & KSTAT_SECTION_IRQ))
+		render_irqs(&b->text, n, &ex->meta);
+	if (show && (n->cfg.sections & KSTAT_SECTION_SOFTIRQ))
+		render_softirqs(&b->text, n);
+	if (b->text.oom) {
+		body_put(b);
+		return NULL;
+	}
+	b->crc = crc32(0, (const Bytef *)b->text.p, b->text.len);
+	body_put(ex->cur);
+	ex->cur = b;
+	ex->data_valid = true;
 	ex->data_seq = n->seq;
-	return &ex->data;
+	ex->data_show = show;
+	return b;
 }
 
 static void render_health(struct buf *b, const struct exporter *ex)
@@ -533,8 +724,13 @@ static void render_health(struct buf *b, const struct exporter *ex)
 	uint64_t now, age;
 
 	family(b, "kstat_exporter_up", "gauge",
-	       "1 once a summary sample has arrived from the kernel, 0 while the module is unloaded.");
-	buf_printf(b, "kstat_exporter_up %d\n", n->valid);
+	       "1 while summary samples arrive from the kernel; 0 before the first, while the module is unloaded and after 3 intervals without one.");
+	buf_printf(b, "kstat_exporter_up %d\n", n->valid && !is_stale(ex));
+	family(b, "kstat_exporter_build_info", "gauge",
+	       "The exporter's version, as a label; the value is 1.");
+	buf_write(b, "kstat_exporter_build_info{version=\"", 35);
+	buf_label(b, KSTAT_VERSION);
+	buf_write(b, "\"} 1\n", 5);
 	family(b, "kstat_exporter_samples_total", "counter",
 	       "Summary samples received from the kernel.");
 	buf_printf(b, "kstat_exporter_samples_total %" PRIu64 "\n", ex->samples);
@@ -558,21 +754,20 @@ static void render_health(struct buf *b, const struct exporter *ex)
 		   n->cfg.interval_ms / 1000, n->cfg.interval_ms % 1000);
 }
 
-/* One exposition, for a scrape or the textfile: into ex->body. */
+/* One exposition, for the textfile: into ex->file. */
 static const struct buf *metrics_write(struct exporter *ex)
 {
-	const struct buf *d;
+	const struct body *d;
 
-	ex->body.len = 0;
-	ex->body.oom = false;
-	render_health(&ex->body, ex);
-	if (ex->snap.valid) {
-		d = render_data(ex);
-		buf_write(&ex->body, d->p, d->len);
-		if (d->oom)
-			ex->body.oom = true;
-	}
-	return &ex->body;
+	ex->file.len = 0;
+	ex->file.oom = false;
+	render_health(&ex->file, ex);
+	d = metrics_body(ex);
+	if (d)
+		buf_write(&ex->file, d->text.p, d->text.len);
+	else
+		ex->file.oom = true;
+	return &ex->file;
 }
 
 /* ---- textfile ---- */
@@ -654,7 +849,7 @@ static void textfile_update(struct exporter *ex)
 	}
 }
 
-/* ---- HTTP ---- */
+/* ---- HTTP: libmicrohttpd in this event loop ---- */
 
 static int parse_listen(const char *s, struct sockaddr_storage *ss,
 			socklen_t *len)
@@ -704,7 +899,10 @@ static const char *listen_hint(int err)
 	}
 }
 
-/* The listening socket, non-blocking; -1 after printing why. */
+/*
+ * The listening socket is ours (so that a bind error gets its own message),
+ * then handed to libmicrohttpd.  -1 after printing why.
+ */
 static int listen_open(const char *spec, const struct sockaddr_storage *ss,
 		       socklen_t len)
 {
@@ -728,213 +926,364 @@ static int listen_open(const char *spec, const struct sockaddr_storage *ss,
 	return -1;
 }
 
-static void conn_close(struct exporter *ex, struct conn *c)
+/*
+ * A NUL byte in a request gets 400 at once.  libmicrohttpd 0.9.75 (Debian
+ * 12) cuts the request line and header values at a NUL and answers the
+ * rest, and a NUL first on the request line makes it an "empty line" to
+ * skip, so the client waits for the 10 s timeout.  Its plain-socket reads
+ * go through recv(): this definition takes their place (the executable's
+ * symbol comes first), reads with recvfrom() and checks each client's
+ * bytes.  A NUL on a client with no response in flight gets a 400 written
+ * here, then end-of-file for libmicrohttpd, which closes the connection.
+ * Only fds that libmicrohttpd told us are its clients are checked.
+ */
+enum { HTTP_FD_CLIENT = 1, HTTP_FD_BUSY = 2 };
+static unsigned char *http_fds;		/* by fd */
+static size_t nr_http_fds;
+
+static void http_fd_set(int fd, unsigned char flags, bool on)
 {
-	close(c->fd);
-	c->fd = -1;
-	c->req_len = 0;
-	c->sent = 0;
-	c->writing = false;
-	c->out.len = 0;
-	ex->nr_conns--;
-}
+	unsigned char *p;
+	size_t n;
 
-/* Send what the socket takes now; close when all is sent. */
-static void conn_write(struct exporter *ex, struct conn *c)
-{
-	ssize_t n;
-
-	while (c->sent < c->out.len) {
-		n = send(c->fd, c->out.p + c->sent, c->out.len - c->sent,
-			 MSG_NOSIGNAL | MSG_DONTWAIT);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-			return;		/* poll for POLLOUT */
-		if (n < 0)
-			break;		/* the client went away */
-		c->sent += n;
-	}
-	conn_close(ex, c);
-}
-
-static void conn_reply(struct exporter *ex, struct conn *c, const char *status,
-		       const char *headers, const struct buf *body, bool head)
-{
-	static const struct buf none;
-
-	if (!body)
-		body = &none;
-	c->out.len = 0;
-	c->out.oom = false;
-	buf_printf(&c->out, "HTTP/1.0 %s\r\nContent-Length: %zu\r\n%s"
-		   "Connection: close\r\n\r\n", status, body->len, headers);
-	if (!head)
-		buf_write(&c->out, body->p, body->len);
-	if (c->out.oom) {
-		conn_close(ex, c);
+	if (fd < 0)
 		return;
-	}
-	c->writing = true;
-	conn_write(ex, c);
-}
-
-static void conn_error(struct exporter *ex, struct conn *c, const char *status,
-		       const char *headers)
-{
-	struct buf b = { 0 };
-
-	buf_printf(&b, "%s\n", status);
-	conn_reply(ex, c, status, headers, &b, false);
-	buf_free(&b);
-}
-
-/* The error status a request head earns, or NULL for a scrape. */
-static const char *request_check(char *req, bool *head, const char **hdrs)
-{
-	char *method = req, *target, *version;
-
-	*strpbrk(req, "\r\n") = '\0';	/* the request line */
-	target = strchr(method, ' ');
-	version = target ? strchr(target + 1, ' ') : NULL;
-	if (!version || strncmp(version + 1, "HTTP/", 5))
-		return "400 Bad Request";
-	*target++ = '\0';
-	*version = '\0';
-	*head = !strcmp(method, "HEAD");
-	if (!*head && strcmp(method, "GET")) {
-		*hdrs = "Allow: GET, HEAD\r\n";
-		return "405 Method Not Allowed";
-	}
-	if (strcspn(target, "?") != 8 || strncmp(target, "/metrics", 8))
-		return "404 Not Found";
-	return NULL;
-}
-
-/* A complete request head: "METHOD TARGET HTTP/x.y" decides. */
-static void conn_request(struct exporter *ex, struct conn *c)
-{
-	const char *status, *hdrs = "";
-	const struct buf *b;
-	bool head = false;
-
-	status = request_check(c->req, &head, &hdrs);
-	if (status) {
-		conn_error(ex, c, status, hdrs);
-		return;
-	}
-	b = metrics_write(ex);
-	if (b->oom) {
-		conn_error(ex, c, "500 Internal Server Error", "");
-		return;
-	}
-	conn_reply(ex, c, "200 OK",
-		   "Content-Type: text/plain; version=0.0.4; charset=utf-8\r\n",
-		   b, head);
-}
-
-static bool head_complete(const struct conn *c)
-{
-	return strstr(c->req, "\r\n\r\n") || strstr(c->req, "\n\n");
-}
-
-static void conn_read(struct exporter *ex, struct conn *c)
-{
-	ssize_t n;
-
-	for (;;) {
-		n = recv(c->fd, c->req + c->req_len, REQ_MAX - 1 - c->req_len,
-			 MSG_DONTWAIT);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+	if ((size_t)fd >= nr_http_fds) {
+		if (!on)
 			return;
-		if (n <= 0)
-			break;		/* gone, or an error */
-		c->req_len += n;
-		c->req[c->req_len] = '\0';
-		if (head_complete(c)) {
-			conn_request(ex, c);
-			return;
+		n = nr_http_fds ? nr_http_fds : 256;
+		while (n <= (size_t)fd)
+			n *= 2;
+		p = realloc(http_fds, n);
+		if (!p)
+			return;		/* unchecked, as before */
+		memset(p + nr_http_fds, 0, n - nr_http_fds);
+		http_fds = p;
+		nr_http_fds = n;
+	}
+	if (on)
+		http_fds[fd] |= flags;
+	else
+		http_fds[fd] &= ~flags;
+}
+
+ssize_t recv(int fd, void *buf, size_t len, int flags);
+
+ssize_t recv(int fd, void *buf, size_t len, int flags)
+{
+	static const char bad[] =
+		"HTTP/1.1 400 Bad Request\r\n"
+		"Content-Type: text/plain; charset=utf-8\r\n"
+		"Content-Length: 16\r\nConnection: close\r\n\r\n"
+		"400 Bad Request\n";
+	ssize_t n = recvfrom(fd, buf, len, flags, NULL, NULL);
+
+	if (n <= 0 || fd < 0 || (size_t)fd >= nr_http_fds ||
+	    !(http_fds[fd] & HTTP_FD_CLIENT) || !memchr(buf, '\0', n))
+		return n;
+	/* If it cannot be sent at once (the client is gone): just close. */
+	if (!(http_fds[fd] & HTTP_FD_BUSY))
+		(void)!send(fd, bad, sizeof(bad) - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+	shutdown(fd, SHUT_RDWR);
+	return 0;
+}
+
+static void on_connection(void *cls, struct MHD_Connection *conn,
+			  void **socket_ctx, enum MHD_ConnectionNotificationCode code)
+{
+	const union MHD_ConnectionInfo *ci;
+
+	(void)cls;
+	(void)socket_ctx;
+	ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+	if (!ci)
+		return;
+	http_fd_set(ci->connect_fd, HTTP_FD_CLIENT | HTTP_FD_BUSY, false);
+	if (code == MHD_CONNECTION_NOTIFY_STARTED)
+		http_fd_set(ci->connect_fd, HTTP_FD_CLIENT, true);
+}
+
+/* A response is in flight from queueing until libmicrohttpd completes it. */
+static void on_completed(void *cls, struct MHD_Connection *conn,
+			 void **req_ctx, enum MHD_RequestTerminationCode code)
+{
+	const union MHD_ConnectionInfo *ci;
+
+	(void)cls;
+	(void)req_ctx;
+	(void)code;
+	ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+	if (ci)
+		http_fd_set(ci->connect_fd, HTTP_FD_BUSY, false);
+}
+
+static enum MHD_Result queue(struct MHD_Connection *conn, unsigned int status,
+			     struct MHD_Response *r)
+{
+	const union MHD_ConnectionInfo *ci;
+
+	ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+	if (ci)
+		http_fd_set(ci->connect_fd, HTTP_FD_BUSY, true);
+	return MHD_queue_response(conn, status, r);
+}
+
+/* What one scrape holds until libmicrohttpd has sent it. */
+struct scrape {
+	struct body *body;		/* shared, one reference */
+	struct buf health;		/* this scrape's own families */
+	unsigned char gz_head[15];	/* gzip header + stored block header */
+	unsigned char gz_tail[10];	/* final empty block, CRC32, ISIZE */
+};
+
+static void scrape_free(void *cls)
+{
+	struct scrape *s = cls;
+
+	body_put(s->body);
+	buf_free(&s->health);
+	free(s);
+}
+
+static void put_le32(unsigned char *p, uint32_t v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
+
+/*
+ * One gzip member: a header, this scrape's health text as a stored deflate
+ * block, the body's shared deflate blocks (compressed once per sample), a
+ * final empty block, then the CRC32 and length of the whole text
+ * (crc32_combine: nothing is compressed or checksummed twice).
+ */
+static void gzip_frame(struct scrape *s, const struct body *b)
+{
+	static const unsigned char hdr[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3 };
+	size_t hlen = s->health.len;
+	uint32_t crc;
+
+	memcpy(s->gz_head, hdr, sizeof(hdr));
+	s->gz_head[10] = 0;		/* BFINAL 0, stored */
+	s->gz_head[11] = hlen & 0xff;
+	s->gz_head[12] = hlen >> 8;
+	s->gz_head[13] = ~hlen & 0xff;
+	s->gz_head[14] = (~hlen >> 8) & 0xff;
+	crc = crc32(0, (const Bytef *)s->health.p, hlen);
+	crc = crc32_combine(crc, b->crc, b->text.len);
+	s->gz_tail[0] = 0x03;		/* BFINAL 1, fixed, end of block */
+	s->gz_tail[1] = 0x00;
+	put_le32(s->gz_tail + 2, crc);
+	put_le32(s->gz_tail + 6, (uint32_t)(hlen + b->text.len));
+}
+
+/* Accept-Encoding lists gzip with a q-value above 0. */
+static bool wants_gzip(const char *ae)
+{
+	const char *p = ae, *end, *q;
+	size_t len;
+
+	while (p && *p) {
+		p += strspn(p, " \t,");
+		end = p + strcspn(p, ",");
+		len = strcspn(p, " \t;,");
+		if (len == 4 && !strncasecmp(p, "gzip", 4)) {
+			q = memchr(p, ';', end - p);
+			if (!q)
+				return true;
+			q += 1 + strspn(q + 1, " \t");
+			if (strncasecmp(q, "q=", 2))
+				return true;
+			return strtod(q + 2, NULL) > 0;
 		}
-		if (c->req_len == REQ_MAX - 1) {
-			conn_error(ex, c, "431 Request Header Fields Too Large", "");
-			return;
-		}
+		p = end;
 	}
-	conn_close(ex, c);
+	return false;
 }
+
+static enum MHD_Result reply_text(struct MHD_Connection *conn,
+				  unsigned int status, const char *text)
+{
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
+	r = MHD_create_response_from_buffer(strlen(text), (void *)text,
+					    MHD_RESPMEM_PERSISTENT);
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+				"text/plain; charset=utf-8");
+	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	ret = queue(conn, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+static const struct body *metrics_body(struct exporter *ex);
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
+				  const char *url, const char *method,
+				  const char *version, const char *upload,
+				  size_t *upload_size, void **req_cls)
+{
+	struct exporter *ex = cls;
+	struct MHD_IoVec iov[4];
+	struct MHD_Response *r;
+	const struct body *b;
+	struct scrape *s;
+	enum MHD_Result ret;
+	unsigned int n = 0;
+	bool gz;
+
+	(void)version;
+	(void)upload;
+	(void)upload_size;
+	(void)req_cls;
+	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
+		return reply_text(conn, MHD_HTTP_METHOD_NOT_ALLOWED,
+				  "405 Method Not Allowed\n");
+	if (strcmp(url, "/metrics"))
+		return reply_text(conn, MHD_HTTP_NOT_FOUND, "404 Not Found\n");
+	b = metrics_body(ex);
+	s = calloc(1, sizeof(*s));
+	if (!b || !s) {
+		free(s);
+		return reply_text(conn, MHD_HTTP_INTERNAL_SERVER_ERROR,
+				  "500 Internal Server Error\n");
+	}
+	render_health(&s->health, ex);
+	gz = wants_gzip(MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+				MHD_HTTP_HEADER_ACCEPT_ENCODING)) &&
+	     s->health.len <= 0xffff && body_deflate(ex->cur);
+	s->body = body_get(ex->cur);
+	if (s->health.oom) {
+		scrape_free(s);
+		return reply_text(conn, MHD_HTTP_INTERNAL_SERVER_ERROR,
+				  "500 Internal Server Error\n");
+	}
+	if (gz) {
+		gzip_frame(s, b);
+		iov[n++] = (struct MHD_IoVec){ s->gz_head, sizeof(s->gz_head) };
+	}
+	iov[n++] = (struct MHD_IoVec){ s->health.p, s->health.len };
+	if (gz)
+		iov[n++] = (struct MHD_IoVec){ b->gz, b->gz_len };
+	else
+		iov[n++] = (struct MHD_IoVec){ b->text.p, b->text.len };
+	if (gz)
+		iov[n++] = (struct MHD_IoVec){ s->gz_tail, sizeof(s->gz_tail) };
+	r = MHD_create_response_from_iovec(iov, n, scrape_free, s);
+	if (!r) {
+		scrape_free(s);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+				"text/plain; version=0.0.4; charset=utf-8");
+	MHD_add_response_header(r, MHD_HTTP_HEADER_VARY,
+				MHD_HTTP_HEADER_ACCEPT_ENCODING);
+	if (gz)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
+	ret = queue(conn, MHD_HTTP_OK, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+/* Use the hard limit on open files: every client holds one. */
+static unsigned int conn_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_cur < HTTP_MAX_CONNS + 64)
+		return rl.rlim_cur > 128 ? rl.rlim_cur - 64 : 64;
+	return HTTP_MAX_CONNS;
+}
+
+/*
+ * External polling: libmicrohttpd's sockets sit in its own epoll set, whose
+ * one fd joins sub_run()'s poll; MHD_run() never blocks.  Everything stays
+ * on one thread, so the sample, the bodies and their reference counts need
+ * no lock.
+ */
+static int http_start(struct exporter *ex, int lfd)
+{
+	const union MHD_DaemonInfo *di;
+
+	ex->mhd = MHD_start_daemon(MHD_USE_EPOLL, 0, NULL, NULL,
+				   on_request, ex,
+				   MHD_OPTION_LISTEN_SOCKET, lfd,
+				   MHD_OPTION_CONNECTION_LIMIT, conn_limit(),
+				   MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+				   (unsigned int)HTTP_PER_IP,
+				   MHD_OPTION_CONNECTION_TIMEOUT,
+				   (unsigned int)HTTP_TIMEOUT_S,
+				   MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+				   (size_t)HTTP_CONN_MEMORY,
+				   MHD_OPTION_NOTIFY_CONNECTION, on_connection, NULL,
+				   MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
+				   MHD_OPTION_END);
+	if (!ex->mhd) {
+		close(lfd);
+		kstat_err("cannot start the HTTP server on %s", ex->listen);
+		return -1;
+	}
+	di = MHD_get_daemon_info(ex->mhd, MHD_DAEMON_INFO_EPOLL_FD);
+	ex->mhd_fd = di ? di->epoll_fd : -1;
+	if (ex->mhd_fd < 0) {
+		kstat_err("the HTTP server has no epoll fd");
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the event loop's hooks (see struct sub_poll_ops) ---- */
 
 static uint64_t now_ms(void)
 {
 	return clock_ns(CLOCK_MONOTONIC) / 1000000;
 }
 
-static void accept_all(struct exporter *ex)
+static void min_timeout(int *timeout_ms, uint64_t ms)
 {
-	struct conn *c;
-	int fd, i;
-
-	while (ex->nr_conns < MAX_CONNS) {
-		fd = accept4(ex->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		if (fd < 0 && (errno == EINTR || errno == ECONNABORTED))
-			continue;
-		if (fd < 0)
-			return;		/* EAGAIN, or out of fds: later */
-		for (i = 0; ex->conns[i].fd >= 0; i++)
-			;
-		c = &ex->conns[i];
-		c->fd = fd;
-		c->deadline_ms = now_ms() + CONN_TIMEOUT_MS;
-		ex->nr_conns++;
-	}
+	if (ms > INT_MAX)
+		ms = INT_MAX;
+	if (*timeout_ms < 0 || (uint64_t)*timeout_ms > ms)
+		*timeout_ms = ms;
 }
-
-/* ---- the event loop's hooks (see struct sub_poll_ops) ---- */
 
 static unsigned int export_fill(struct pollfd *pfd, int *timeout_ms, void *arg)
 {
 	struct exporter *ex = arg;
-	uint64_t now = now_ms(), first = UINT64_MAX;
-	unsigned int n = 0;
-	int i;
-
-	if (ex->lfd >= 0 && ex->nr_conns < MAX_CONNS) {
-		pfd[n] = (struct pollfd){ .fd = ex->lfd, .events = POLLIN };
-		ex->slot[n++] = -1;
-	}
-	for (i = 0; ex->conns && i < MAX_CONNS; i++) {
-		const struct conn *c = &ex->conns[i];
-
-		if (c->fd < 0)
-			continue;
-		pfd[n] = (struct pollfd){ .fd = c->fd,
-					  .events = c->writing ? POLLOUT : POLLIN };
-		ex->slot[n++] = i;
-		if (c->deadline_ms < first)
-			first = c->deadline_ms;
-	}
-	if (first != UINT64_MAX)
-		*timeout_ms = first > now ? (int)(first - now) : 0;
-	return n;
-}
-
-static void expire_conns(struct exporter *ex)
-{
+	MHD_UNSIGNED_LONG_LONG t;
 	uint64_t now = now_ms();
-	int i;
+	unsigned int n = 0;
 
-	for (i = 0; ex->conns && i < MAX_CONNS; i++)
-		if (ex->conns[i].fd >= 0 && ex->conns[i].deadline_ms <= now)
-			conn_close(ex, &ex->conns[i]);
+	if (ex->mhd) {
+		pfd[n++] = (struct pollfd){ .fd = ex->mhd_fd, .events = POLLIN };
+		if (MHD_get_timeout(ex->mhd, &t) == MHD_YES)
+			min_timeout(timeout_ms, t);
+	}
+	/* Wake at the stale deadline: the textfile says up 0 then. */
+	if (ex->snap.valid && !ex->stale)
+		min_timeout(timeout_ms, ex->stale_at_ms > now ?
+			    ex->stale_at_ms - now : 0);
+	return n;
 }
 
 static int export_ready(const struct pollfd *pfd, unsigned int n, void *arg)
 {
 	struct exporter *ex = arg;
-	bool accept = false;
-	unsigned int i;
+	bool stale;
 
+	(void)pfd;
+	(void)n;
 	if (ex->oom) {
 		kstat_err("out of memory copying a sample");
 		return -1;
@@ -943,25 +1292,13 @@ static int export_ready(const struct pollfd *pfd, unsigned int n, void *arg)
 			       ex->meta.generation != ex->snap.generation) &&
 	    meta_load(&ex->meta, ex->snap.generation))
 		ex->data_valid = false;		/* new labels */
+	stale = is_stale(ex);
+	if (stale != ex->stale)
+		ex->file_due = true;
+	ex->stale = stale;
 	textfile_update(ex);
-	for (i = 0; i < n; i++) {
-		struct conn *c;
-
-		if (!pfd[i].revents)
-			continue;
-		if (ex->slot[i] < 0) {
-			accept = true;
-			continue;
-		}
-		c = &ex->conns[ex->slot[i]];
-		if (c->writing)
-			conn_write(ex, c);
-		else
-			conn_read(ex, c);
-	}
-	if (accept)
-		accept_all(ex);
-	expire_conns(ex);
+	if (ex->mhd)
+		MHD_run(ex->mhd);
 	return 0;
 }
 
@@ -998,24 +1335,16 @@ static int export_setup(struct exporter *ex)
 {
 	struct sockaddr_storage ss;
 	socklen_t len = 0;
-	int i;
+	int lfd;
 
-	ex->lfd = -1;
 	if (ex->listen && parse_listen(ex->listen, &ss, &len))
 		return usage_err("export", "bad --listen \"%s\" (want ADDR:PORT, "
-				 "e.g. 127.0.0.1:9586 or [::1]:9586)", ex->listen);
+				 "e.g. 127.0.0.1:19586 or [::1]:19586)", ex->listen);
 	if (!kstat_handle())	/* the module first: nothing to export without */
 		return EXIT_FAIL;
 	if (ex->listen) {
-		ex->conns = calloc(MAX_CONNS, sizeof(*ex->conns));
-		if (!ex->conns) {
-			kstat_err("out of memory");
-			return EXIT_FAIL;
-		}
-		for (i = 0; i < MAX_CONNS; i++)
-			ex->conns[i].fd = -1;
-		ex->lfd = listen_open(ex->listen, &ss, len);
-		if (ex->lfd < 0)
+		lfd = listen_open(ex->listen, &ss, len);
+		if (lfd < 0 || http_start(ex, lfd))
 			return EXIT_FAIL;
 	}
 	/* Fail now, not at the first sample, if the file cannot be written. */
@@ -1026,20 +1355,13 @@ static int export_setup(struct exporter *ex)
 
 static void export_cleanup(struct exporter *ex)
 {
-	int i;
-
-	for (i = 0; ex->conns && i < MAX_CONNS; i++) {
-		if (ex->conns[i].fd >= 0)
-			close(ex->conns[i].fd);
-		buf_free(&ex->conns[i].out);
-	}
-	free(ex->conns);
-	if (ex->lfd >= 0)
-		close(ex->lfd);
+	if (ex->mhd)
+		MHD_stop_daemon(ex->mhd);	/* closes the listening socket */
+	free(http_fds);
+	body_put(ex->cur);
 	snap_free(&ex->snap);
 	irq_labels_free(&ex->meta.labels);
-	buf_free(&ex->data);
-	buf_free(&ex->body);
+	buf_free(&ex->file);
 }
 
 static int export_prometheus(int argc, char **argv)
@@ -1050,11 +1372,11 @@ static int export_prometheus(int argc, char **argv)
 		.family = on_family,
 	};
 	static const struct sub_poll_ops poll_ops = {
-		.max_fds = MAX_CONNS + 1,
+		.max_fds = 1,
 		.fill = export_fill,
 		.ready = export_ready,
 	};
-	struct exporter ex = { .lfd = -1 };
+	struct exporter ex = { .mhd_fd = -1 };
 	struct sub_run_opts o = {
 		.ops = &ops, .arg = &ex, .done = &ex.done, .poll = &poll_ops,
 	};
