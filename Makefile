@@ -10,6 +10,7 @@
 #   make run          boot a guest with kstat loaded and show it at work
 #   make check-rt     the kernel-facing guest tests on Debian's PREEMPT_RT
 #                     kernel (linux-image-rt-amd64), modules built in build/rt
+#   make check-6.12   the same on Debian 12's 6.12 kernel, in build/6.12
 #   make check-debug  the guest suite on a debug kernel (KASAN, kmemleak,
 #                     lockdep, UBSAN) with kstat built in-tree; make
 #                     debug-kernel only builds that kernel (cached, KSTAT_CACHE)
@@ -49,7 +50,7 @@ export VERSION KVER KDIR KERNEL SMP T
 KBUILD_ARGS := -C $(KDIR) W=1
 
 .PHONY: bench bench-smoke tools all modules kmod irqsim userspace unit check stress fuzz run deps install uninstall \
-	debug-kernel check-debug check-rt kernel-lint \
+	debug-kernel check-debug check-rt check-6.12 kernel-lint \
 	dkms-install dkms-uninstall clean examples
 
 all: modules userspace tools examples
@@ -132,7 +133,14 @@ check-debug: deps
 # headers in build/rt/ (the stock build stays).  CHECK_LEAVE_OUT= runs all.
 check-rt: deps
 	$(MAKE) all
-	scripts/check-rt.sh
+	scripts/check-kernel.sh rt
+
+# The same on Debian 12's 6.12 backport (scripts/install-deps.sh --kernel
+# 6.12 installs it), built in build/6.12/: what CI runs on the second
+# kernel.  The whole suite there: make check KVER=6.12.117+deb12-amd64.
+check-6.12: deps
+	$(MAKE) all
+	scripts/check-kernel.sh 6.12
 
 # Also a host unit test (tests/unit/test_kernel_lint), so make check runs it.
 kernel-lint:

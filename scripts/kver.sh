@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# scripts/kver.sh [--stock | --rt] - print a kernel release (a directory
+# scripts/kver.sh [--stock | --rt | --6.12] - print a kernel release (a directory
 # name under /lib/modules) for the Makefile's KVER, tests/vm/run-guest.sh
 # and scripts/kernel-lint.sh, so that they all agree.
 #
@@ -14,6 +14,9 @@
 #   --rt       Debian 12's PREEMPT_RT kernel (make check-rt): the one
 #              linux-image-rt-amd64 depends on, else the newest
 #              /lib/modules/6.1.*-rt-amd64
+#   --6.12     Debian 12's 6.12 backport (CI's second kernel): the one
+#              linux-image-6.12-amd64 depends on, else the newest
+#              /lib/modules/6.12.*+deb12-amd64
 #
 # Other kernels (6.12, ...) only when named: make KVER=6.12.117+deb12-amd64.
 # Prints nothing and exits 1 when there is no such kernel.
@@ -50,6 +53,7 @@ depends_of() {
 # Debian's 6.1 ABI names: 6.1.0-57-amd64, 6.1.0-57-rt-amd64.
 STOCK_RE='^6\.1\.[0-9.]+-[0-9]+-amd64$'
 RT_RE='^6\.1\.[0-9.]+-[0-9]+-rt-amd64$'
+K612_RE='^6\.12\.[0-9]+\+deb12-amd64$'
 
 stock() {
 	from_depends "${KVER_DEPENDS_STOCK-$(depends_of linux-image-amd64)}" "$STOCK_RE" ||
@@ -61,11 +65,17 @@ rt() {
 		newest "$RT_RE"
 }
 
+k612() {
+	from_depends "$(depends_of linux-image-6.12-amd64)" "$K612_RE" ||
+		newest "$K612_RE"
+}
+
 main() {
 	local running
 	case ${1:-} in
 	--stock) stock ;;
 	--rt) rt ;;
+	--6.12) k612 ;;
 	'')
 		running=${KVER_RUNNING:-$(uname -r)}
 		if [[ -d $MODULES/$running/build ]]; then
@@ -74,7 +84,7 @@ main() {
 			stock
 		fi
 		;;
-	*) echo "usage: $0 [--stock | --rt]" >&2; return 2 ;;
+	*) echo "usage: $0 [--stock | --rt | --6.12]" >&2; return 2 ;;
 	esac
 }
 
