@@ -7,7 +7,7 @@
 #    while a first one has been listening for seconds, prints its first
 #    sample (a keyframe: complete state) within 2 s, and a `kstat watch`
 #    draws its first frame (rates need two samples) within 1.5 s plus
-#    the same start-up allowance.
+#    kstat's start-up.
 # The figure includes starting kstat, which under TCG alone takes 0.1 to
 # 0.8 s (a plain `kstat config show`, timed first): the bound is 2 s plus
 # twice that, rather than 0.5 s; against up to 3600 s without the
@@ -72,11 +72,13 @@ check_first "late joiner" "$TMPDIR/late" "$us"
 
 # kstat watch, joining late too: its first frame needs two samples (rates
 # are differences), the snapshot and the next multicast, so it comes
-# within one interval (1 s) plus 0.5 s, plus kstat's start-up as above.
+# within one interval (1 s) plus 0.5 s, plus kstat's start-up: watch
+# makes about twice the requests of a config show before it subscribes
+# (the IRQ labels are a dump), so four times the slowest config show.
 t0=${EPOCHREALTIME/./}
 timeout -s INT "$give_up" "$KSTAT" watch count 1 >"$TMPDIR/watch" 2>&1 || true
 us=$((${EPOCHREALTIME/./} - t0))
-watch_bound=$(((1500000 + 2 * slowest) * ${KSTAT_TIMEOUT_SCALE:-1}))
+watch_bound=$(((1500000 + 4 * slowest) * ${KSTAT_TIMEOUT_SCALE:-1}))
 t_log "late kstat watch: first frame after $((us / 1000)) ms (bound $((watch_bound / 1000)) ms)"
 grep -q '^CPU ' "$TMPDIR/watch" || t_fail "kstat watch drew no frame within ${give_up} s: $(head -c 300 "$TMPDIR/watch")"
 ((us < watch_bound)) || t_fail "kstat watch: first frame after $((us / 1000)) ms"
