@@ -5,6 +5,17 @@
 # build and test (make check runs it first).  Does nothing, quickly, when
 # everything is there; otherwise runs apt-get update once and installs only
 # what is missing.  Needs root (or sudo) only in that case.
+#
+#   scripts/install-deps.sh                  what make check, check-rt and
+#                                            check-debug need
+#   scripts/install-deps.sh --kernel 6.12    also Debian 12's 6.12 kernel
+#                                            and headers (linux-image-6.12-amd64,
+#                                            linux-headers-6.12-amd64): not
+#                                            installed by default yet; boot it
+#                                            with make check KVER=6.12...
+#
+# KSTAT_DEPS_KERNELS="6.12" does what --kernel 6.12 does.  Installing more
+# kernels does not change which one make builds for (scripts/kver.sh).
 
 set -euo pipefail
 
@@ -12,6 +23,8 @@ PACKAGES=(
 	gcc make libc6-dev		# userspace build
 	linux-image-amd64		# the kernel the test guest boots
 	linux-headers-amd64		# ... and its headers, for kstat.ko
+	linux-image-rt-amd64		# make check-rt: 6.1 PREEMPT_RT
+	linux-headers-rt-amd64		# ... and its headers
 	qemu-system-x86			# the test guest (TCG)
 	busybox-static cpio		# the guest's initramfs
 	kmod				# insmod/modinfo, in the guest too
@@ -28,6 +41,11 @@ PACKAGES=(
 	file				# run-guest.sh reads kernel image versions
 )
 
+# Optional kernels: --kernel NAME adds these packages.
+declare -A KERNEL_PACKAGES=(
+	[6.12]="linux-image-6.12-amd64 linux-headers-6.12-amd64"
+)
+
 missing() {
 	local p status
 	for p in "${PACKAGES[@]}"; do
@@ -38,6 +56,22 @@ missing() {
 
 main() {
 	local -a need sudo=()
+	local k
+	local -a kernels=() more
+	read -r -a kernels <<< "${KSTAT_DEPS_KERNELS:-}"
+	while (($#)); do
+		case $1 in
+		--kernel) kernels+=("${2:?--kernel needs a name}"); shift 2 ;;
+		--kernel=*) kernels+=("${1#--kernel=}"); shift ;;
+		*) echo "usage: $0 [--kernel ${!KERNEL_PACKAGES[*]}]..." >&2; exit 2 ;;
+		esac
+	done
+	for k in "${kernels[@]}"; do
+		[[ -n ${KERNEL_PACKAGES[$k]:-} ]] ||
+			{ echo "install-deps: no kernel '$k' (known: ${!KERNEL_PACKAGES[*]})" >&2; exit 2; }
+		read -r -a more <<< "${KERNEL_PACKAGES[$k]}"
+		PACKAGES+=("${more[@]}")
+	done
 	mapfile -t need < <(missing)
 	if ((${#need[@]} == 0)); then
 		echo "install-deps: all ${#PACKAGES[@]} packages present"

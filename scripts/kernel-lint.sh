@@ -22,7 +22,8 @@
 # (tests/unit/test_kernel_lint uses it to prove a finding fails the lint).
 #
 # Environment: KDIR (kernel headers, default /lib/modules/$KVER/build, KVER
-# the newest installed *-amd64), LINUX_TARBALL, KSTAT_CACHE.
+# by default scripts/kver.sh's, as in the Makefile), LINUX_TARBALL,
+# KSTAT_CACHE.
 
 set -euo pipefail
 
@@ -127,8 +128,7 @@ main() {
 	command -v sparse > /dev/null || skip "sparse is not installed (scripts/install-deps.sh)"
 	command -v perl > /dev/null || skip "perl is not installed"
 	[[ -r $TARBALL ]] || skip "$TARBALL not found (apt-get install linux-source-6.1)"
-	kver=${KVER:-$(printf '%s\n' /lib/modules/*-amd64 | sort -V | tail -n 1)}
-	kver=${kver##*/}
+	kver=${KVER:-$("$REPO/scripts/kver.sh")}
 	kdir=${KDIR:-/lib/modules/$kver/build}
 	[[ -n $kver && -d $kdir ]] || skip "no kernel headers in ${kdir:-/lib/modules/*/build}"
 

@@ -7,8 +7,9 @@
 #   tests/vm/run-guest.sh --demo                     boot, run tests/vm/demo.sh
 #
 # Environment:
-#   KERNEL   kernel image to boot (default /boot/vmlinuz-$KVER, else the
-#            newest /boot/vmlinuz-*)
+#   KERNEL   kernel image to boot (default /boot/vmlinuz-$KVER, KVER by
+#            default scripts/kver.sh's: the running kernel if its headers
+#            are installed, else Debian 12's stock 6.1, never -rt or 6.12)
 #   MODDIR   its modules (default /lib/modules/<version of KERNEL>)
 #   SMP      guest CPUs (default 2); memory is 2G, 4G from 8 CPUs on
 #   ACCEL    tcg (default) or kvm
@@ -60,12 +61,10 @@ kernel_version() {
 }
 
 pick_kernel() {
+	local kver
 	if [[ -z ${KERNEL:-} ]]; then
-		if [[ -n ${KVER:-} && -e /boot/vmlinuz-$KVER ]]; then
-			KERNEL=/boot/vmlinuz-$KVER
-		else
-			KERNEL=$(printf "%s\n" /boot/vmlinuz-* | sort -V | tail -n 1)
-		fi
+		kver=${KVER:-$("$REPO/scripts/kver.sh")}
+		[[ -z $kver ]] || KERNEL=/boot/vmlinuz-$kver
 	fi
 	[[ -n $KERNEL && -r $KERNEL ]] ||
 		die "no kernel image ${KERNEL:-in /boot} (install linux-image-amd64 or set KERNEL=)"
@@ -194,7 +193,7 @@ main() {
 		case $1 in
 		--demo) mode=demo; shift ;;
 		--timeout) export TEST_TIMEOUT=$2; shift 2 ;;
-		-h|--help) sed -n '4,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+		-h|--help) sed -n '4,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 		-*) die "unknown option $1" ;;
 		*) tests+=("$1"); shift ;;
 		esac
