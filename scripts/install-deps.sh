@@ -38,6 +38,8 @@ PACKAGES=(
 	python3-prometheus-client	# parses the exporter's output in tests
 	man-db groff-base		# man --warnings on the man pages
 	bash-completion
+	libncurses-dev			# kstat top
+	tmux				# tests/top.sh drives kstat top in a pane
 	file				# run-guest.sh reads kernel image versions
 )
 

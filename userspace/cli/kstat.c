@@ -54,6 +54,7 @@ static const struct cmd objects[] = {
 	{ "interrupts",	do_interrupts,	"the format of /proc/interrupts" },
 	{ "softirqs",	do_softirqs,	"the format of /proc/softirqs" },
 	{ "watch",	do_watch,	"live rates from the kernel's summaries" },
+	{ "top",	do_top,		"a full-screen view of CPU, softirq and IRQ rates" },
 	{ "monitor",	do_monitor,	"every summary sample as it arrives" },
 	{ "config",	do_config,	"the summary interval, batch, keyframe, sections" },
 	{ "stats",	do_stats,	"the summary producer's own counters" },

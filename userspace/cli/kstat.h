@@ -35,6 +35,7 @@ int do_stat(int argc, char **argv);
 int do_interrupts(int argc, char **argv);
 int do_softirqs(int argc, char **argv);
 int do_watch(int argc, char **argv);
+int do_top(int argc, char **argv);
 int do_monitor(int argc, char **argv);
 int do_config(int argc, char **argv);
 int do_stats(int argc, char **argv);

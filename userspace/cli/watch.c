@@ -11,6 +11,7 @@
 #include "irqlabels.h"
 #include "json_print.h"
 #include "kstat.h"
+#include "rates.h"
 
 static const char watch_usage[] =
 	"Usage: kstat watch [ cpu | irq | softirq ] [ interval SECONDS ]\n"
@@ -29,197 +30,16 @@ static const char watch_usage[] =
 
 enum watch_what { WATCH_CPU, WATCH_IRQ, WATCH_SOFTIRQ };
 
-/* Counters at the start of the current interval. */
-struct baseline {
-	bool valid;
-	uint64_t ts;
-	struct kstat_cputime *cpus;
-	size_t nr_cpus;
-	uint64_t *irq;			/* by IRQ number; UINT64_MAX: none */
-	size_t nr_irq;
-	uint64_t softirq[32];
-};
-
 struct watch {
 	enum watch_what what;
 	uint64_t interval_ns;
 	uint64_t count, printed;
 	uint32_t top;
 	bool done;
-	struct baseline base;
+	struct rate_base base;
 	uint32_t generation;		/* of the names below */
 	struct irq_labels names;
 };
-
-/* ---- baseline ---- */
-
-static int base_take(struct baseline *b, const struct kstat_sample *s)
-{
-	size_t i, max = 0;
-
-	b->cpus = realloc(b->cpus, (s->nr_cpus ? s->nr_cpus : 1) * sizeof(*b->cpus));
-	for (i = 0; i < s->nr_irqs; i++)
-		if (s->irqs[i].irq >= max)
-			max = s->irqs[i].irq + 1;
-	b->irq = realloc(b->irq, (max ? max : 1) * sizeof(*b->irq));
-	if (!b->cpus || !b->irq)
-		return -1;
-	memcpy(b->cpus, s->cpus, s->nr_cpus * sizeof(*b->cpus));
-	b->nr_cpus = s->nr_cpus;
-	memset(b->irq, 0xff, max * sizeof(*b->irq));
-	for (i = 0; i < s->nr_irqs; i++)
-		b->irq[s->irqs[i].irq] = s->irqs[i].count;
-	b->nr_irq = max;
-	for (i = 0; i < s->nr_softirqs; i++)
-		if (s->softirqs[i].vec < 32)
-			b->softirq[s->softirqs[i].vec] = s->softirqs[i].count;
-	b->ts = s->timestamp_ns;
-	b->valid = true;
-	return 0;
-}
-
-static const struct kstat_cputime *base_cpu(const struct baseline *b, int cpu)
-{
-	size_t i;
-
-	for (i = 0; i < b->nr_cpus; i++)
-		if (b->cpus[i].cpu == cpu)
-			return &b->cpus[i];
-	return NULL;
-}
-
-/* ---- printers ---- */
-
-static const char *const cpu_cols[KSTAT_CPUTIME_NR] = {
-	"%usr", "%nice", "%sys", "%idle", "%iowait",
-	"%irq", "%soft", "%steal", "%guest", "%gnice",
-};
-
-static void print_cpu_rates(const struct kstat_sample *s,
-			    const struct baseline *b)
-{
-	const struct kstat_cputime *now, *then;
-	uint64_t d[KSTAT_CPUTIME_NR], total;
-	size_t i;
-	int f;
-
-	print_string(PRINT_FP, NULL, "%-4s", "CPU");
-	for (f = 0; f < KSTAT_CPUTIME_NR; f++)
-		print_string(PRINT_FP, NULL, " %8s", cpu_cols[f]);
-	print_nl();
-	open_json_array("cpu");
-	for (i = 0; i < s->nr_cpus; i++) {
-		now = &s->cpus[i];
-		then = base_cpu(b, now->cpu);
-		if (!then)
-			continue;	/* came online this interval */
-		total = 0;
-		for (f = 0; f < KSTAT_CPUTIME_NR; f++) {
-			d[f] = now->ns[f] > then->ns[f] ? now->ns[f] - then->ns[f] : 0;
-			/* guest time is also counted in user/nice */
-			if (f != KSTAT_CPUTIME_GUEST && f != KSTAT_CPUTIME_GUEST_NICE)
-				total += d[f];
-		}
-		open_json_object(NULL);
-		if (now->cpu < 0) {
-			print_null(PRINT_JSON, "cpu", NULL, NULL);
-			print_string(PRINT_FP, NULL, "%-4s", "all");
-		} else {
-			print_int(PRINT_ANY, "cpu", "%-4d", now->cpu);
-		}
-		for (f = 0; f < KSTAT_CPUTIME_NR; f++)
-			print_float(PRINT_ANY, kstat_cputime_name(f), " %8.2f",
-				    total ? 100.0 * d[f] / total : 0.0);
-		close_json_object();
-		print_nl();
-	}
-	close_json_array();
-}
-
-struct irq_rate {
-	uint32_t irq;
-	uint64_t delta, count;
-};
-
-static int by_rate(const void *a, const void *b)
-{
-	const struct irq_rate *x = a, *y = b;
-
-	if (x->delta != y->delta)
-		return x->delta < y->delta ? 1 : -1;
-	return x->irq < y->irq ? -1 : x->irq > y->irq;
-}
-
-static void print_irq_rates(const struct watch *w, const struct kstat_sample *s,
-			    double secs)
-{
-	const struct baseline *b = &w->base;
-	struct irq_rate *r = calloc(s->nr_irqs ? s->nr_irqs : 1, sizeof(*r));
-	const struct irq_label *n;
-	size_t i, nr = 0;
-
-	if (!r)
-		return;
-	for (i = 0; i < s->nr_irqs; i++) {
-		const struct kstat_irq *q = &s->irqs[i];
-
-		if (q->irq >= b->nr_irq || b->irq[q->irq] == UINT64_MAX)
-			continue;
-		r[nr].irq = q->irq;
-		r[nr].count = q->count;
-		r[nr++].delta = q->count - b->irq[q->irq];
-	}
-	qsort(r, nr, sizeof(*r), by_rate);
-
-	print_string(PRINT_FP, NULL, "%8s", "IRQ");
-	print_string(PRINT_FP, NULL, " %12s", "RATE/s");
-	print_string(PRINT_FP, NULL, " %14s", "TOTAL");
-	print_string(PRINT_FP, NULL, "  %-10s", "CHIP");
-	print_string(PRINT_FP, NULL, " %s", "ACTIONS");
-	print_nl();
-	open_json_array("irq");
-	for (i = 0; i < nr && i < w->top; i++) {
-		n = irq_label(&w->names, r[i].irq);
-		open_json_object(NULL);
-		print_uint(PRINT_ANY, "irq", "%8u", r[i].irq);
-		print_float(PRINT_ANY, "rate", " %12.1f", r[i].delta / secs);
-		print_u64(PRINT_ANY, "count", " %14" PRIu64, r[i].count);
-		print_string(PRINT_ANY, "chip", "  %-10s",
-			     n && n->chip ? n->chip : "-");
-		print_string(PRINT_ANY, "actions", " %s",
-			     n && n->actions ? n->actions : "");
-		close_json_object();
-		print_nl();
-	}
-	close_json_array();
-	free(r);
-}
-
-static void print_softirq_rates(const struct kstat_sample *s,
-				const struct baseline *b, double secs)
-{
-	const struct kstat_softirq *v;
-	size_t i;
-
-	print_string(PRINT_FP, NULL, "%-10s", "NAME");
-	print_string(PRINT_FP, NULL, " %12s", "RATE/s");
-	print_string(PRINT_FP, NULL, " %14s", "TOTAL");
-	print_nl();
-	open_json_array("softirq");
-	for (i = 0; i < s->nr_softirqs; i++) {
-		v = &s->softirqs[i];
-		if (v->vec >= 32)
-			continue;
-		open_json_object(NULL);
-		print_string(PRINT_ANY, "name", "%-10s", v->name);
-		print_float(PRINT_ANY, "rate", " %12.1f",
-			    (v->count - b->softirq[v->vec]) / secs);
-		print_u64(PRINT_ANY, "count", " %14" PRIu64, v->count);
-		close_json_object();
-		print_nl();
-	}
-	close_json_array();
-}
 
 static void on_sample(const struct kstat_sample *s, void *arg)
 {
@@ -237,7 +57,7 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 			irq_labels_load(&w->names);
 		}
 		w->generation = s->generation;
-		base_take(&w->base, s);
+		rate_base_take(&w->base, s);
 		return;
 	}
 	if (s->timestamp_ns - w->base.ts + 1000000 < w->interval_ns)
@@ -248,17 +68,22 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 	open_json_object(NULL);
 	print_u64(PRINT_JSON, "timestamp_ns", NULL, s->timestamp_ns);
 	print_u64(PRINT_JSON, "interval_ns", NULL, s->timestamp_ns - w->base.ts);
-	if (w->what == WATCH_CPU)
-		print_cpu_rates(s, &w->base);
-	else if (w->what == WATCH_IRQ)
-		print_irq_rates(w, s, secs);
-	else
+	if (w->what == WATCH_CPU) {
+		print_cpu_rates(s, &w->base, false);
+	} else if (w->what == WATCH_IRQ) {
+		struct irq_rate *r;
+		size_t nr = irq_rates(s, &w->base, &w->names, IRQ_SORT_RATE, &r);
+
+		print_irq_rates(r, nr, w->top, &w->names, secs);
+		free(r);
+	} else {
 		print_softirq_rates(s, &w->base, secs);
+	}
 	close_json_object();
 	delete_json_obj();
 	if (!opts.json)
 		putchar('\n');
-	base_take(&w->base, s);
+	rate_base_take(&w->base, s);
 	if (w->count && ++w->printed >= w->count)
 		w->done = true;
 }
@@ -360,7 +185,6 @@ int do_watch(int argc, char **argv)
 		return ret;
 	ret = sub_run(&o);
 	irq_labels_free(&w.names);
-	free(w.base.cpus);
-	free(w.base.irq);
+	rate_base_free(&w.base);
 	return ret;
 }
