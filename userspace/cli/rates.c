@@ -4,6 +4,7 @@
  * `kstat watch` (one table per interval) and `kstat top` (a screen).
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,7 +104,8 @@ void print_cpu_rates(const struct kstat_sample *s, const struct rate_base *b,
 			print_int(PRINT_ANY, "cpu", "%-4d", now->cpu);
 		}
 		for (f = 0; f < KSTAT_CPUTIME_NR; f++) {
-			snprintf(key, sizeof(key), "%s", kstat_cputime_name(f));
+			/* a share, not the nanoseconds "user" means elsewhere */
+			snprintf(key, sizeof(key), "%s_pct", kstat_cputime_name(f));
 			print_float(PRINT_ANY, key, " %8.2f",
 				    total ? 100.0 * d[f] / total : 0.0);
 		}

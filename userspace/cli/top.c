@@ -600,7 +600,7 @@ int do_top(int argc, char **argv)
 	struct sub_run_opts o = { .ops = &ops, .arg = &t, .done = &t.done };
 	int ret;
 
-	if (argc && !strcmp(argv[0], "help"))
+	if (argc && is_prefix(argv[0], "help"))
 		return show_help("top", top_usage, argc - 1);
 	ret = top_parse(&t, argc, argv);
 	if (ret)

@@ -20,7 +20,8 @@ static const char watch_usage[] =
 	"\n"
 	"Rates over each interval (default 1 s; never shorter than the kernel's\n"
 	"sampling interval, see kstat config): cpu prints the share of each\n"
-	"CPU time field per CPU and for all CPUs (percent), irq the top N IRQs\n"
+	"CPU time field per CPU and for all CPUs (percent: JSON keys user_pct,\n"
+	"nice_pct, ...), irq the top N IRQs\n"
 	"by interrupts per second (default 10) with their chip and actions,\n"
 	"softirq the runs per second of each vector.  With -j, one JSON object\n"
 	"per interval: \"timestamp_ns\", \"interval_ns\" and \"cpu\", \"irq\" or\n"
@@ -133,34 +134,42 @@ static int parse_seconds(const char *s, uint64_t *ns)
 	return 0;
 }
 
+/* The words of watch, in the order of enum watch_what first. */
+static const char *const watch_words[] = {
+	"cpu", "irq", "softirq", "interval", "count", "top", "help", NULL
+};
+enum { W_INTERVAL = 3, W_COUNT, W_TOP, W_HELP };
+
 static int watch_parse(struct watch *w, int argc, char **argv)
 {
 	uint32_t v;
-	int a = 0;
+	int a = 0, m;
 
-	if (a < argc && !strcmp(argv[a], "cpu"))
-		w->what = WATCH_CPU, a++;
-	else if (a < argc && !strcmp(argv[a], "irq"))
-		w->what = WATCH_IRQ, a++;
-	else if (a < argc && !strcmp(argv[a], "softirq"))
-		w->what = WATCH_SOFTIRQ, a++;
+	if (a < argc) {
+		m = word_match(watch_words, argv[a]);
+		if (m == MATCH_AMBIGUOUS)
+			return usage_err("watch", "ambiguous argument \"%s\"", argv[a]);
+		if (m >= 0 && m <= WATCH_SOFTIRQ)
+			w->what = m, a++;
+	}
 	for (; a < argc; a += 2) {
+		m = word_match(watch_words, argv[a]);
+		if (m < W_INTERVAL || m > W_TOP)
+			return usage_err("watch", "unexpected argument \"%s\"", argv[a]);
 		if (a + 1 >= argc)
 			return usage_err("watch", "\"%s\" needs a value", argv[a]);
-		if (is_prefix(argv[a], "interval")) {
+		if (m == W_INTERVAL) {
 			if (parse_seconds(argv[a + 1], &w->interval_ns))
 				return usage_err("watch", "bad interval \"%s\" (seconds, 0.01 to 86400)",
 						 argv[a + 1]);
-		} else if (is_prefix(argv[a], "count")) {
+		} else if (m == W_COUNT) {
 			if (parse_u32(argv[a + 1], &v) || !v)
 				return usage_err("watch", "bad count \"%s\"", argv[a + 1]);
 			w->count = v;
-		} else if (is_prefix(argv[a], "top")) {
+		} else {
 			if (parse_u32(argv[a + 1], &v) || !v)
 				return usage_err("watch", "bad top \"%s\"", argv[a + 1]);
 			w->top = v;
-		} else {
-			return usage_err("watch", "unexpected argument \"%s\"", argv[a]);
 		}
 	}
 	return EXIT_OK;
@@ -178,7 +187,7 @@ int do_watch(int argc, char **argv)
 	struct sub_run_opts o = { .ops = &ops, .arg = &w, .done = &w.done };
 	int ret;
 
-	if (argc && !strcmp(argv[0], "help"))
+	if (argc && word_match(watch_words, argv[0]) == W_HELP)
 		return show_help("watch", watch_usage, argc - 1);
 	ret = watch_parse(&w, argc, argv);
 	if (ret)
