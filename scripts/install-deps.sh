@@ -40,6 +40,7 @@ PACKAGES=(
 	bash-completion
 	libncurses-dev			# kstat top
 	tmux				# tests/top.sh drives kstat top in a pane
+	abigail-tools			# abidw/abidiff: the libkstat ABI check
 	file				# run-guest.sh reads kernel image versions
 )
 

@@ -177,7 +177,7 @@ struct kstat_handle *kstat_handle(void)
 		kstat_err("the kstat kernel module is not loaded (try: modprobe kstat)");
 	} else if (err) {
 		kstat_err("cannot connect to the kstat kernel module: %s",
-			  strerror(-err));
+			  kstat_open_error());
 	}
 	if (err)
 		handle = NULL;

@@ -51,12 +51,16 @@ static int subscribe(const struct sub_run_opts *o, struct kstat_sub **sub)
 	if (!h)
 		return EXIT_FAIL;
 	err = kstat_subscribe(h, o->ops, o->arg, o->rcvbuf, sub);
-	if (err == -ENOENT && !kstat_last_error(h)[0]) {
-		kstat_err("the kstat kernel module is not loaded (try: modprobe kstat)");
+	if (err == -ENOENT) {
+		kstat_err("%s", kstat_last_error(h));
 		return EXIT_FAIL;
 	}
 	if (err)
 		return kernel_err("cannot subscribe to the summaries");
+	/* Asked for a size and got less (SO_RCVBUF is capped): say so. */
+	if (o->rcvbuf > 0 && kstat_sub_rcvbuf(*sub) < o->rcvbuf)
+		fprintf(stderr, "kstat: warning: receive buffer %d bytes, not %d "
+			"(net.core.rmem_max)\n", kstat_sub_rcvbuf(*sub), o->rcvbuf);
 	return EXIT_OK;
 }
 
