@@ -37,12 +37,21 @@ expected() {
 	local p=${1#/}
 	printf '%s\n' "$p/bin/kstat" "$p/lib/libkstat.so.1" "$p/lib/libkstat.so" \
 		"$p/lib/libkstat.a" "$p/lib/pkgconfig/libkstat.pc" \
-		"$p/include/libkstat.h" "$p/include/linux/kstat.h" \
+		"$p/include/kstat/libkstat.h" "$p/include/kstat/linux/kstat.h" \
 		"$p/share/man/man8/kstat.8" "$p/share/man/man3/libkstat.3" \
+		$(man3_links "$p") \
 		"$p/share/bash-completion/completions/kstat" \
 		"$p/lib/systemd/system/kstat-exporter.service" \
 		"$p/lib/modules-load.d/kstat.conf" \
 		"lib/modules/$kver/extra/kstat.ko" | LC_ALL=C sort
+}
+
+man3_links() {	# P: a .so page per public function and macro
+	local f
+	for f in $(sed -n 's/^\t\(kstat_[a-z_0-9]*\);$/\1/p' userspace/lib/libkstat.map) \
+		 kstat_config_get kstat_config_set kstat_stats_get kstat_subscribe; do
+		echo "$1/share/man/man3/$f.3"
+	done
 }
 
 installed() {	# DEST: what is there, relative to DEST
@@ -79,6 +88,13 @@ for prefix in /usr /usr/local; do
 	check "make install DESTDIR=... PREFIX=$prefix" \
 		make -s install DESTDIR="$dest" PREFIX="$prefix"
 	check "exactly the expected files are installed" same_files "$dest" "$prefix"
+	check "the installed kstat has no RPATH or RUNPATH (the tree's has one)" \
+		sh -c "! readelf -d '$p/bin/kstat' | grep -qE 'RPATH|RUNPATH' &&
+		       readelf -d userspace/cli/kstat | grep -qE 'RPATH|RUNPATH'"
+	check "man finds a page for every public function (man kstat_open)" \
+		sh -c "for f in kstat_open kstat_subscribe kstat_sub_rcvbuf kstat_stats_get_sz; do
+			 LC_ALL=C.UTF-8 MANWIDTH=80 man -M '$p/share/man' 3 \$f 2>/dev/null |
+			 grep -q 'kstat_open_error' || exit 1; done"
 	check "libkstat.so is a link to libkstat.so.1" \
 		test "$(readlink "$p/lib/libkstat.so")" = libkstat.so.1
 	check "the man pages, the completion and the modules-load.d snippet are the tree's" \
@@ -100,8 +116,8 @@ for prefix in /usr /usr/local; do
 	pc() { PKG_CONFIG_PATH=$p/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$dest pkg-config "$@"; }
 	check "pkg-config --modversion libkstat is $version" test "$(pc --modversion libkstat)" = "$version"
 	flags=$(pc --cflags --libs libkstat)
-	check "pkg-config --cflags --libs libkstat points into DESTDIR ($flags)" \
-		sh -c "case ' $flags ' in *' -I$p/include '*) ;; *) exit 1;; esac &&
+	check "pkg-config --cflags --libs libkstat points into DESTDIR, headers in include/kstat ($flags)" \
+		sh -c "case ' $flags ' in *' -I$p/include/kstat '*) ;; *) exit 1;; esac &&
 		       case ' $flags ' in *' -L$p/lib -lkstat '*) ;; *) exit 1;; esac"
 	check "pkg-config --static --libs libkstat adds libnl" \
 		sh -c "case ' $(pc --static --libs libkstat) ' in *' -lnl-genl-3 '*' -lnl-3 '*) ;; *) exit 1;; esac"
@@ -136,6 +152,12 @@ for prefix in /usr /usr/local; do
 			       MANWIDTH=80 man -l '$p/share/man/man3/libkstat.3' | grep -q kstat_subscribe"
 	fi
 
+	if [[ $prefix == /usr ]]; then
+		check "with DKMS managing the module, make install puts no kstat.ko in extra/" \
+			sh -c "make -s install DESTDIR='$tmp/dkms' PREFIX=/usr DKMS=1 >/dev/null &&
+			       test -z \"\$(find '$tmp/dkms' -name 'kstat.ko*')\" &&
+			       test -x '$tmp/dkms/usr/bin/kstat'"
+	fi
 	check "make uninstall DESTDIR=... PREFIX=$prefix" \
 		make -s uninstall DESTDIR="$dest" PREFIX="$prefix"
 	check "make uninstall leaves no file behind" test -z "$(installed "$dest")"
