@@ -74,7 +74,8 @@ userspace:
 # builds against the installed one, through pkg-config).
 examples: userspace
 	$(MAKE) -C examples KSTAT_CFLAGS="-I$(CURDIR)/userspace/lib -I$(CURDIR)/include/uapi" \
-		KSTAT_LIBS="-L$(CURDIR)/userspace/lib -lkstat -Wl,-rpath,$(CURDIR)/userspace/lib"
+		KSTAT_LIBS="-L$(CURDIR)/userspace/lib -lkstat -Wl,-rpath,$(CURDIR)/userspace/lib" \
+		KSTAT_DEPS="$(CURDIR)/userspace/lib/libkstat.h $(CURDIR)/userspace/lib/libkstat.so.1"
 
 deps:
 	scripts/install-deps.sh
@@ -149,8 +150,14 @@ kernel-lint:
 # Builds only what it installs (not the test modules and tools).  The
 # unit's ExecStart gets $(BINDIR)/kstat.  depmod only for a real install,
 # so that modprobe finds the module.
+# The module has one location: when DKMS manages kstat (make dkms-install,
+# dkms install; DKMS=1, or found by `dkms status` for a real install),
+# DKMS put it under updates/dkms/ and make install leaves extra/ alone.
+DKMS ?= $(if $(DESTDIR),0,$(shell command -v dkms >/dev/null 2>&1 && \
+	  dkms status kstat 2>/dev/null | grep -q . && echo 1 || echo 0))
+
 install: kmod userspace
-	$(MAKE) -C userspace install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
+	$(MAKE) -C userspace install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) MANDIR=$(MANDIR)
 	install -D -m 0644 docs/man/kstat.8 $(DESTDIR)$(MANDIR)/man8/kstat.8
 	install -D -m 0644 docs/man/libkstat.3 $(DESTDIR)$(MANDIR)/man3/libkstat.3
 	install -d $(DESTDIR)$(SYSTEMDUNITDIR)
@@ -159,11 +166,13 @@ install: kmod userspace
 		dist/kstat-exporter.service > $(DESTDIR)$(SYSTEMDUNITDIR)/kstat-exporter.service
 	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/kstat-exporter.service
 	install -D -m 0644 dist/modules-load.d/kstat.conf $(DESTDIR)$(MODULESLOADDIR)/kstat.conf
-	install -D -m 0644 kernel/kstat.ko $(DESTDIR)/lib/modules/$(KVER)/extra/kstat.ko
+	if [ "$(DKMS)" != 1 ]; then \
+		install -D -m 0644 kernel/kstat.ko $(DESTDIR)/lib/modules/$(KVER)/extra/kstat.ko; \
+	else echo "kstat.ko: managed by DKMS, not installed in extra/"; fi
 	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER) || true; fi
 
 uninstall:
-	$(MAKE) -C userspace uninstall DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
+	$(MAKE) -C userspace uninstall DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) MANDIR=$(MANDIR)
 	rm -f $(DESTDIR)$(MANDIR)/man8/kstat.8 $(DESTDIR)$(MANDIR)/man3/libkstat.3 \
 	      $(DESTDIR)$(SYSTEMDUNITDIR)/kstat-exporter.service \
 	      $(DESTDIR)$(MODULESLOADDIR)/kstat.conf \

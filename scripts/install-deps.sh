@@ -40,6 +40,9 @@ PACKAGES=(
 	python3-prometheus-client	# parses the exporter's output in tests
 	man-db groff-base		# man --warnings on the man pages
 	bash-completion
+	libncurses-dev			# kstat top
+	tmux				# tests/top.sh drives kstat top in a pane
+	abigail-tools			# abidw/abidiff: the libkstat ABI check
 	file				# run-guest.sh reads kernel image versions
 )
 

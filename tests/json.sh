@@ -1,6 +1,10 @@
 #!/bin/bash
 # Proves: every -j output parses with jq, and its keys are exactly the
-# documented ones (docs/cli.md), with integer counters.
+# documented ones (docs/cli.md), with integer counters; one shape per
+# concept: config's sections are names in config show and in monitor,
+# CPU shares of watch and top are *_pct (user is nanoseconds).  Also the
+# grammar: watch's first word abbreviates (watch ir), -t timestamps
+# monitor's text lines.
 # leave-out: userspace-only
 source tests/lib.sh
 require_cmd jq
@@ -24,3 +28,28 @@ j=$("$KSTAT" -j softirq show percpu)
 assert_eq '["count","name","percpu"]' "$(keys '.[0] | keys' "$j")" "softirq show percpu keys"
 
 "$KSTAT" -p cpu show | jq -e . >/dev/null || t_fail "pretty JSON does not parse"
+
+# config: sections as names, in config show and in monitor's config
+j=$("$KSTAT" -j config show)
+assert_eq '["batch","interval_ms","keyframe","percpu","sections"]' "$(keys 'keys' "$j")" "config show keys"
+assert_eq true "$(keys '.sections | length > 0 and all(.[]; type == "string")' "$j")" "config show sections are names"
+show_sections=$(keys '.sections' "$j")
+j=$("$KSTAT" -j monitor count 3 | jq -c 'select(.config) | .config' | head -n 1)
+[[ -n $j ]] || t_fail "monitor printed no config in 3 samples"
+assert_eq "$show_sections" "$(keys '.sections' "$j")" "monitor config sections = config show sections"
+
+# watch and top: CPU shares carry their unit
+j=$("$KSTAT" -j watch cpu interval 0.2 count 1)
+assert_eq '["cpu","guest_nice_pct","guest_pct","idle_pct","iowait_pct","irq_pct","nice_pct","softirq_pct","steal_pct","system_pct","user_pct"]' \
+	"$(keys '.cpu[0] | keys' "$j")" "watch cpu keys"
+j=$("$KSTAT" -j top -b -n 1 -d 0.2 rows 3)
+assert_eq '["cpu","interval_ns","irq","softirq","timestamp_ns"]' "$(keys 'keys' "$j")" "top -b keys"
+assert_eq true "$(keys '.cpu[0] | has("user_pct")' "$j")" "top cpu shares are user_pct"
+assert_eq '["actions","chip","count","irq","rate"]' "$(keys '.irq[0] | keys' "$j")" "top irq keys"
+
+# grammar: abbreviated first word of watch; -t on monitor text
+j=$("$KSTAT" -j watch ir in 0.2 co 1)
+assert_eq true "$(keys 'has("irq")' "$j")" "watch ir in 0.2 co 1 is watch irq"
+assert_exit 2 "$KSTAT" watch c
+out=$("$KSTAT" -t monitor count 1)
+assert_match '^\[[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}\.[0-9]{6}\] seq [0-9]+' "$out" "kstat -t monitor"

@@ -148,6 +148,25 @@ cli_garbage_usage() {
 	expect 2 watch cpu irq
 	expect 2 watch softirq count
 	expect 2 watch nosuch 1
+	expect 2 watch c		# ambiguous: cpu, count
+	expect 2 watch i 1		# ambiguous: irq, interval
+	expect 2 watch ir irq
+	# top: bad values, and no terminal (stdin is not one here) without -b
+	for v in '' -1 0 abc 1e1 86401; do
+		expect 2 top delay "$v"
+		expect 2 top -d "$v"
+	done
+	for v in '' -1 0 abc 4294967296; do
+		expect 2 top -b count "$v"
+		expect 2 top -b rows "$v"
+	done
+	expect 2 top sort nosuch
+	expect 2 top -s ''
+	expect 2 top nosuch
+	expect 2 top -x
+	expect 2 top delay
+	expect 2 -j top
+	expect 2 top
 	expect 2 monitor count
 	expect 2 monitor count 1 rcvbuf
 	expect 2 monitor nosuch 1
@@ -168,7 +187,8 @@ cli_garbage_usage() {
 	for v in '' ',' none cpu,none 'cpu irq' ',,' "$G_LONG" "$G_BIN" CPU; do
 		expect 2 config set sections "$v"
 	done
-	for v in '' yes 1 ON of "$G_BIN"; do
+	# "o" is ambiguous (on, off); "of" is off, as every keyword abbreviates
+	for v in '' yes 1 ON o "$G_BIN"; do
 		expect 2 config set percpu "$v"
 	done
 	expect 2 config set

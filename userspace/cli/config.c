@@ -37,11 +37,27 @@ static const struct {
 
 #define NR_SECTIONS (sizeof(section_names) / sizeof(section_names[0]))
 
+void print_sections(uint32_t sections)
+{
+	bool first = true;
+	size_t i;
+
+	print_string(PRINT_FP, NULL, " sections", NULL);
+	open_json_array("sections");
+	for (i = 0; i < NR_SECTIONS; i++) {
+		if (!(sections & section_names[i].bit))
+			continue;
+		print_string(PRINT_ANY, NULL, first ? " %s" : ",%s",
+			     section_names[i].name);
+		first = false;
+	}
+	close_json_array();
+}
+
 /* "cpu,irq" or "all" into KSTAT_SECTION_* bits; 0 or -1. */
 static int parse_sections(const char *arg, uint32_t *out)
 {
 	char buf[64], *tok, *save = NULL;
-	size_t i;
 
 	if (strlen(arg) >= sizeof(buf))
 		return -1;
@@ -49,16 +65,14 @@ static int parse_sections(const char *arg, uint32_t *out)
 	*out = 0;
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "all")) {
-			*out |= KSTAT_SECTION_ALL;
-			continue;
-		}
-		for (i = 0; i < NR_SECTIONS; i++)
-			if (!strcmp(tok, section_names[i].name))
-				break;
-		if (i == NR_SECTIONS)
+		static const char *const words[] = {
+			"cpu", "irq", "softirq", "all", NULL
+		};
+		int w = word_match(words, tok);
+
+		if (w < 0)
 			return -1;
-		*out |= section_names[i].bit;
+		*out |= w == 3 ? KSTAT_SECTION_ALL : section_names[w].bit;
 	}
 	return *out ? 0 : -1;
 }
@@ -67,7 +81,6 @@ static int config_show(int argc, char **argv)
 {
 	struct kstat_handle *h;
 	struct kstat_config c;
-	size_t i;
 
 	if (argc)
 		return usage_err("config", "unexpected argument \"%s\"", argv[0]);
@@ -81,13 +94,7 @@ static int config_show(int argc, char **argv)
 	print_uint(PRINT_ANY, "interval_ms", "interval_ms %u", c.interval_ms);
 	print_uint(PRINT_ANY, "batch", " batch %u", c.batch);
 	print_uint(PRINT_ANY, "keyframe", " keyframe %u", c.keyframe);
-	print_string(PRINT_FP, NULL, " sections", NULL);
-	open_json_array("sections");
-	for (i = 0; i < NR_SECTIONS; i++)
-		if (c.sections & section_names[i].bit)
-			print_string(PRINT_ANY, NULL, i ? ",%s" : " %s",
-				     section_names[i].name);
-	close_json_array();
+	print_sections(c.sections);
 	print_bool(PRINT_JSON, "percpu", NULL, c.percpu);
 	print_string(PRINT_FP, NULL, " percpu %s", c.percpu ? "on" : "off");
 	close_json_object();
@@ -127,9 +134,12 @@ static int config_set(int argc, char **argv)
 				return usage_err("config", "bad sections \"%s\"", val);
 			fields |= KSTAT_CONFIG_SECTIONS;
 		} else if (is_prefix(key, "percpu")) {
-			if (strcmp(val, "on") && strcmp(val, "off"))
+			static const char *const onoff[] = { "on", "off", NULL };
+			int w = word_match(onoff, val);
+
+			if (w < 0)
 				return usage_err("config", "percpu is \"on\" or \"off\", not \"%s\"", val);
-			c.percpu = !strcmp(val, "on");
+			c.percpu = w == 0;
 			fields |= KSTAT_CONFIG_PERCPU;
 		} else {
 			return usage_err("config", "unknown setting \"%s\"", key);

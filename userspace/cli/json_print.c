@@ -11,6 +11,18 @@
 
 #include "json_print.h"
 
+/* Where output goes: stdout unless json_print_output() said otherwise. */
+static FILE *jout;
+#define JOUT (jout ? jout : stdout)
+
+FILE *json_print_output(FILE *f)
+{
+	FILE *old = jout;
+
+	jout = f;
+	return old;
+}
+
 /* kstat nests at most three levels; leave plenty of room. */
 #define JSON_MAX_DEPTH 16
 
@@ -40,7 +52,7 @@ void delete_json_obj(void)
 	}
 	/* Help and errors print no JSON: then no newline either. */
 	if (jw.on && jw.started)
-		putchar('\n');
+		fputc('\n', JOUT);
 	jw.on = false;
 }
 
@@ -54,7 +66,7 @@ static void jw_indent(void)
 	unsigned int i;
 
 	for (i = 0; i < jw.depth; i++)
-		fputs("    ", stdout);
+		fputs("    ", JOUT);
 }
 
 /*
@@ -100,29 +112,29 @@ static void jw_string(const char *str)
 	const unsigned char *s = (const unsigned char *)str;
 	unsigned int len;
 
-	putchar('"');
+	fputc('"', JOUT);
 	for (; *s; s++) {
 		switch (*s) {
-		case '"':  fputs("\\\"", stdout); continue;
-		case '\\': fputs("\\\\", stdout); continue;
-		case '\b': fputs("\\b", stdout); continue;
-		case '\f': fputs("\\f", stdout); continue;
-		case '\n': fputs("\\n", stdout); continue;
-		case '\r': fputs("\\r", stdout); continue;
-		case '\t': fputs("\\t", stdout); continue;
+		case '"':  fputs("\\\"", JOUT); continue;
+		case '\\': fputs("\\\\", JOUT); continue;
+		case '\b': fputs("\\b", JOUT); continue;
+		case '\f': fputs("\\f", JOUT); continue;
+		case '\n': fputs("\\n", JOUT); continue;
+		case '\r': fputs("\\r", JOUT); continue;
+		case '\t': fputs("\\t", JOUT); continue;
 		}
 		if (*s < 0x20 || *s == 0x7f) {
-			printf("\\u%04x", *s);
+			fprintf(JOUT, "\\u%04x", *s);
 		} else if (*s < 0x80) {
-			putchar(*s);
+			fputc(*s, JOUT);
 		} else if ((len = utf8_len(s))) {
-			fwrite(s, 1, len, stdout);
+			fwrite(s, 1, len, JOUT);
 			s += len - 1;
 		} else {
-			printf("\\u%04x", *s);
+			fprintf(JOUT, "\\u%04x", *s);
 		}
 	}
-	putchar('"');
+	fputc('"', JOUT);
 }
 
 /* Start a member (with @key) or an array element (NULL key). */
@@ -131,16 +143,16 @@ static void jw_member(const char *key)
 	jw.started = true;
 	if (jw.depth) {
 		if (!jw.empty[jw.depth - 1])
-			putchar(',');
+			fputc(',', JOUT);
 		jw.empty[jw.depth - 1] = false;
 		if (jw.pretty) {
-			putchar('\n');
+			fputc('\n', JOUT);
 			jw_indent();
 		}
 	}
 	if (key) {
 		jw_string(key);
-		fputs(jw.pretty ? ": " : ":", stdout);
+		fputs(jw.pretty ? ": " : ":", JOUT);
 	}
 }
 
@@ -153,7 +165,7 @@ static void jw_open(const char *key, char c)
 		abort();
 	}
 	jw_member(key);
-	putchar(c);
+	fputc(c, JOUT);
 	jw.empty[jw.depth++] = true;
 }
 
@@ -167,10 +179,10 @@ static void jw_close(char c)
 	}
 	jw.depth--;
 	if (jw.pretty && !jw.empty[jw.depth]) {
-		putchar('\n');
+		fputc('\n', JOUT);
 		jw_indent();
 	}
-	putchar(c);
+	fputc(c, JOUT);
 }
 
 void open_json_object(const char *key)
@@ -219,7 +231,7 @@ void print_string(enum output_type t, const char *key, const char *fmt,
 		  const char *value)
 {
 	if (text_wanted(t, fmt))
-		printf(fmt, value);
+		fprintf(JOUT, fmt, value);
 	else if (json_wanted(t, key))
 		jw_string(value);
 }
@@ -228,49 +240,49 @@ void print_u64(enum output_type t, const char *key, const char *fmt,
 	       uint64_t value)
 {
 	if (text_wanted(t, fmt))
-		printf(fmt, value);
+		fprintf(JOUT, fmt, value);
 	else if (json_wanted(t, key))
-		printf("%" PRIu64, value);
+		fprintf(JOUT, "%" PRIu64, value);
 }
 
 void print_uint(enum output_type t, const char *key, const char *fmt,
 		unsigned int value)
 {
 	if (text_wanted(t, fmt))
-		printf(fmt, value);
+		fprintf(JOUT, fmt, value);
 	else if (json_wanted(t, key))
-		printf("%u", value);
+		fprintf(JOUT, "%u", value);
 }
 
 void print_int(enum output_type t, const char *key, const char *fmt,
 	       int value)
 {
 	if (text_wanted(t, fmt))
-		printf(fmt, value);
+		fprintf(JOUT, fmt, value);
 	else if (json_wanted(t, key))
-		printf("%d", value);
+		fprintf(JOUT, "%d", value);
 }
 
 void print_null(enum output_type t, const char *key, const char *fmt,
 		const char *text)
 {
 	if (text_wanted(t, fmt))
-		printf(fmt, text);
+		fprintf(JOUT, fmt, text);
 	else if (json_wanted(t, key))
-		fputs("null", stdout);
+		fputs("null", JOUT);
 }
 
 void print_float(enum output_type t, const char *key, const char *fmt,
 		 double value)
 {
 	if (text_wanted(t, fmt))
-		printf(fmt, value);
+		fprintf(JOUT, fmt, value);
 	else if (!json_wanted(t, key))
 		return;
 	else if (isfinite(value))
-		printf("%.2f", value);
+		fprintf(JOUT, "%.2f", value);
 	else
-		fputs("null", stdout);	/* JSON has no NaN or infinity */
+		fputs("null", JOUT);	/* JSON has no NaN or infinity */
 }
 
 /* Text: @fmt gets "yes" or "no"; JSON: true or false. */
@@ -278,9 +290,9 @@ void print_bool(enum output_type t, const char *key, const char *fmt,
 		bool value)
 {
 	if (text_wanted(t, fmt))
-		printf(fmt, value ? "yes" : "no");
+		fprintf(JOUT, fmt, value ? "yes" : "no");
 	else if (json_wanted(t, key))
-		fputs(value ? "true" : "false", stdout);
+		fputs(value ? "true" : "false", JOUT);
 }
 
 #pragma GCC diagnostic pop
@@ -288,5 +300,5 @@ void print_bool(enum output_type t, const char *key, const char *fmt,
 void print_nl(void)
 {
 	if (!jw.on)
-		putchar('\n');
+		fputc('\n', JOUT);
 }

@@ -22,12 +22,19 @@
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum output_type {
 	PRINT_FP	= 1 << 0,	/* text output only */
 	PRINT_JSON	= 1 << 1,	/* JSON output only */
 	PRINT_ANY	= PRINT_FP | PRINT_JSON,
 };
+
+/*
+ * Send the output to @f (NULL: stdout again) and return the previous
+ * stream; kstat top renders its screen into a memory stream this way.
+ */
+FILE *json_print_output(FILE *f);
 
 void new_json_obj(bool json, bool pretty);
 void delete_json_obj(void);

@@ -54,6 +54,7 @@ static const struct cmd objects[] = {
 	{ "interrupts",	do_interrupts,	"the format of /proc/interrupts" },
 	{ "softirqs",	do_softirqs,	"the format of /proc/softirqs" },
 	{ "watch",	do_watch,	"live rates from the kernel's summaries" },
+	{ "top",	do_top,		"a full-screen view of CPU, softirq and IRQ rates" },
 	{ "monitor",	do_monitor,	"every summary sample as it arrives" },
 	{ "config",	do_config,	"the summary interval, batch, keyframe, sections" },
 	{ "stats",	do_stats,	"the summary producer's own counters" },
@@ -74,11 +75,12 @@ static void usage(FILE *f)
 		if (o->help)
 			fprintf(f, "%s %s", o == objects ? "" : " |", o->name);
 	fputs(" }\n"
-	      "       OPTIONS := { -j[son] | -p[retty] | -b[atch] FILE }\n"
+	      "       OPTIONS := { -j[son] | -p[retty] | -t[imestamp] | -b[atch] FILE }\n"
 	      "\n"
 	      "Options:\n"
 	      "  -j, --json         JSON output\n"
 	      "  -p, --pretty       indented JSON output (implies -j)\n"
+	      "  -t, --timestamp    monitor: the local time before each text line\n"
 	      "  -b, --batch FILE   run the commands in FILE (\"-\": stdin), one per\n"
 	      "                     line, in one process; stop at the first that fails\n"
 	      "  -V, --version      print the version and exit\n"
@@ -175,7 +177,7 @@ struct kstat_handle *kstat_handle(void)
 		kstat_err("the kstat kernel module is not loaded (try: modprobe kstat)");
 	} else if (err) {
 		kstat_err("cannot connect to the kstat kernel module: %s",
-			  strerror(-err));
+			  kstat_open_error());
 	}
 	if (err)
 		handle = NULL;
@@ -327,6 +329,7 @@ static int run_batch(const char *path)
 static const struct option long_opts[] = {
 	{ "json",	no_argument,		NULL, 'j' },
 	{ "pretty",	no_argument,		NULL, 'p' },
+	{ "timestamp",	no_argument,		NULL, 't' },
 	{ "batch",	required_argument,	NULL, 'b' },
 	{ "version",	no_argument,		NULL, 'V' },
 	{ "help",	no_argument,		NULL, 'h' },
@@ -343,13 +346,16 @@ static int parse_opts(int argc, char **argv, const char **batch)
 
 	opterr = 0;	/* our own messages, in our own format */
 	/* '+': options end at OBJECT, so "cpu show -1" is not an option. */
-	while ((c = getopt_long(argc, argv, "+:jpb:Vh", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:jpb:tVh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			opts.json = true;
 			break;
 		case 'p':
 			opts.json = opts.pretty = true;
+			break;
+		case 't':
+			opts.timestamp = true;
 			break;
 		case 'b':
 			*batch = optarg;

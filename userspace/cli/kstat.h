@@ -24,6 +24,7 @@
 struct kstat_opts {
 	bool json;
 	bool pretty;
+	bool timestamp;		/* -t: wall-clock time before monitor lines */
 };
 extern struct kstat_opts opts;
 
@@ -35,6 +36,7 @@ int do_stat(int argc, char **argv);
 int do_interrupts(int argc, char **argv);
 int do_softirqs(int argc, char **argv);
 int do_watch(int argc, char **argv);
+int do_top(int argc, char **argv);
 int do_monitor(int argc, char **argv);
 int do_config(int argc, char **argv);
 int do_stats(int argc, char **argv);
@@ -75,6 +77,10 @@ int sub_run(const struct sub_run_opts *o);
 const char *lost_reason(enum kstat_lost_reason why);
 /* CLOCK_BOOTTIME in ns, the clock of the samples' timestamps. */
 uint64_t boottime_ns(void);
+/* With -t, in text: "[2026-11-30T23:02:38.123456] " (local time, now). */
+void print_timestamp(void);
+/* config.c: "sections cpu,irq" in text, ["cpu","irq"] in JSON. */
+void print_sections(uint32_t sections);
 /* The family went (0) or came back (1): a line for monitor and watch. */
 void print_family_event(int present);
 

@@ -15,7 +15,9 @@ static const char monitor_usage[] =
 	"       kstat monitor help\n"
 	"\n"
 	"One line per summary sample the kernel multicasts, until N samples\n"
-	"(default: until interrupted).  With -j, JSON Lines: every object has\n"
+	"(default: until interrupted); with -t (kstat -t monitor) each text line\n"
+	"starts with the local time it was printed, [YYYY-MM-DDTHH:MM:SS.uuuuuu].\n"
+	"With -j, JSON Lines: every object has\n"
 	"\"seq\", \"timestamp_ns\" (CLOCK_BOOTTIME), \"received_ns\" (when it\n"
 	"reached kstat), \"generation\", \"keyframe\",\n"
 	"\"config\" (when it changed), \"cpu\" (every online CPU, then the total\n"
@@ -42,7 +44,7 @@ static void print_config(const struct kstat_config *c)
 		   c->interval_ms);
 	print_uint(PRINT_ANY, "batch", " batch %u", c->batch);
 	print_uint(PRINT_ANY, "keyframe", " keyframe %u", c->keyframe);
-	print_uint(PRINT_ANY, "sections", " sections %#x", c->sections);
+	print_sections(c->sections);
 	print_bool(PRINT_ANY, "percpu", " percpu %s", c->percpu);
 	close_json_object();
 }
@@ -143,6 +145,7 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 		return;
 	new_json_obj(opts.json, false);	/* one line per sample */
 	open_json_object(NULL);
+	print_timestamp();
 	print_u64(PRINT_ANY, "seq", "seq %" PRIu64, s->seq);
 	print_u64(PRINT_ANY, "timestamp_ns", " timestamp_ns %" PRIu64,
 		  s->timestamp_ns);
@@ -237,7 +240,7 @@ static int monitor_help(int argc, char **argv)
 
 int do_monitor(int argc, char **argv)
 {
-	if (argc && !strcmp(argv[0], "help"))
+	if (argc && is_prefix(argv[0], "help"))
 		return monitor_help(argc - 1, argv + 1);
 	return monitor_run(argc, argv);
 }

@@ -51,12 +51,16 @@ static int subscribe(const struct sub_run_opts *o, struct kstat_sub **sub)
 	if (!h)
 		return EXIT_FAIL;
 	err = kstat_subscribe(h, o->ops, o->arg, o->rcvbuf, sub);
-	if (err == -ENOENT && !kstat_last_error(h)[0]) {
-		kstat_err("the kstat kernel module is not loaded (try: modprobe kstat)");
+	if (err == -ENOENT) {
+		kstat_err("%s", kstat_last_error(h));
 		return EXIT_FAIL;
 	}
 	if (err)
 		return kernel_err("cannot subscribe to the summaries");
+	/* Asked for a size and got less (SO_RCVBUF is capped): say so. */
+	if (o->rcvbuf > 0 && kstat_sub_rcvbuf(*sub) < o->rcvbuf)
+		fprintf(stderr, "kstat: warning: receive buffer %d bytes, not %d "
+			"(net.core.rmem_max)\n", kstat_sub_rcvbuf(*sub), o->rcvbuf);
 	return EXIT_OK;
 }
 
@@ -143,6 +147,22 @@ uint64_t boottime_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+void print_timestamp(void)
+{
+	struct timespec ts;
+	char buf[64];
+	struct tm tm;
+
+	if (!opts.timestamp || opts.json)
+		return;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	localtime_r(&ts.tv_sec, &tm);
+	strftime(buf, sizeof(buf), "[%Y-%m-%dT%H:%M:%S", &tm);
+	print_string(PRINT_FP, NULL, "%s", buf);
+	snprintf(buf, sizeof(buf), ".%06ld] ", ts.tv_nsec / 1000);
+	print_string(PRINT_FP, NULL, "%s", buf);
+}
+
 /*
  * The module went (rmmod) or came back and we subscribed again: one line,
  * "family kstat gone" / "family kstat back", or with -j
@@ -152,6 +172,7 @@ void print_family_event(int present)
 {
 	new_json_obj(opts.json, false);
 	open_json_object(NULL);
+	print_timestamp();
 	print_string(PRINT_JSON, "event", NULL, "family");
 	print_string(PRINT_FP, NULL, "family %s", KSTAT_FAMILY_NAME);
 	print_bool(PRINT_JSON, "present", NULL, present);

@@ -35,6 +35,23 @@ int cmd_match(const struct cmd *tab, const char *word)
 	return found;
 }
 
+int word_match(const char *const *names, const char *word)
+{
+	int i, found = MATCH_NONE;
+
+	for (i = 0; names[i]; i++)
+		if (strcmp(word, names[i]) == 0)
+			return i;
+	for (i = 0; names[i]; i++) {
+		if (!is_prefix(word, names[i]))
+			continue;
+		if (found != MATCH_NONE)
+			return MATCH_AMBIGUOUS;
+		found = i;
+	}
+	return found;
+}
+
 void cmd_candidates(const struct cmd *tab, const char *word,
 		    char *buf, size_t len)
 {

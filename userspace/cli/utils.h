@@ -29,6 +29,12 @@ bool is_prefix(const char *word, const char *name);
  */
 int cmd_match(const struct cmd *tab, const char *word);
 
+/*
+ * The same over a NULL-terminated list of keywords: every keyword of
+ * every command abbreviates the way objects and commands do.
+ */
+int word_match(const char *const *names, const char *word);
+
 /* "a, b, c": the names in @tab that @word is a prefix of, into @buf. */
 void cmd_candidates(const struct cmd *tab, const char *word,
 		    char *buf, size_t len);

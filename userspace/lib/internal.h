@@ -9,6 +9,27 @@
 
 /* Free what a list holds and zero it, keeping the list itself. */
 void kstat_cpu_list_clear(struct kstat_cpu_list *l);
+/*
+ * The sizes of the structs passed with their size in libkstat 1.0: a
+ * caller's may be larger (newer) but never smaller than these.  Frozen:
+ * when a struct grows, these stay.
+ */
+#define KSTAT_CONFIG_SIZE_1_0	20
+#define KSTAT_STATS_SIZE_1_0	96
+
+/* The text kstat_last_error(h) returns from now on. */
+void kstat_set_error(struct kstat_handle *h, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Parsers of one reply message into a list, appending; not exported
+ * (tests link libkstat.a): tools with their own socket speak the UAPI.
+ */
+struct nlmsghdr;
+int kstat_parse_cpu_msg(const struct nlmsghdr *nlh, struct kstat_cpu_list *l);
+int kstat_parse_irq_msg(const struct nlmsghdr *nlh, struct kstat_irq_list *l);
+int kstat_parse_softirq_msg(const struct nlmsghdr *nlh,
+			    struct kstat_softirq_list *l);
 void kstat_irq_list_clear(struct kstat_irq_list *l);
 void kstat_softirq_list_clear(struct kstat_softirq_list *l);
 

@@ -41,10 +41,12 @@ struct kstat_handle {
 	char errmsg[256];
 };
 
-static void kstat_set_error(struct kstat_handle *h, const char *fmt, ...)
+void kstat_set_error(struct kstat_handle *h, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (!h)
+		return;
 	va_start(ap, fmt);
 	vsnprintf(h->errmsg, sizeof(h->errmsg), fmt, ap);
 	va_end(ap);
@@ -113,11 +115,20 @@ static int kstat_resolve_family(struct kstat_handle *h)
 	return 0;
 }
 
+/* Why the last kstat_open() of this thread failed: the handle is gone. */
+static __thread char open_errmsg[256];
+
+const char *kstat_open_error(void)
+{
+	return open_errmsg;
+}
+
 int kstat_open(struct kstat_handle **hp)
 {
 	struct kstat_handle *h;
 	int err;
 
+	snprintf(open_errmsg, sizeof(open_errmsg), "%s", strerror(ENOMEM));
 	*hp = NULL;
 	h = calloc(1, sizeof(*h));
 	if (!h)
@@ -145,8 +156,13 @@ int kstat_open(struct kstat_handle **hp)
 		goto fail;
 	}
 	*hp = h;
+	open_errmsg[0] = '\0';
 	return 0;
 fail:
+	if (h->errmsg[0])
+		snprintf(open_errmsg, sizeof(open_errmsg), "%s", h->errmsg);
+	else
+		snprintf(open_errmsg, sizeof(open_errmsg), "%s", strerror(-err));
 	nl_socket_free(h->sk);
 	free(h);
 	return err;
@@ -567,13 +583,55 @@ static void reset_none(void *out)
 	(void)out;
 }
 
-int kstat_config_get(struct kstat_handle *h, struct kstat_config *cfg)
+/*
+ * Structs passed with their size (the caller's sizeof, see the macros in
+ * libkstat.h): older callers have smaller ones, newer ones larger.  Out:
+ * fill ours, copy what fits, zero the rest of theirs.  In: take what
+ * we know; bytes of a larger struct that we do not know must be zero.
+ */
+_Static_assert(sizeof(struct kstat_config) >= KSTAT_CONFIG_SIZE_1_0,
+	       "struct kstat_config shrank");
+_Static_assert(sizeof(struct kstat_stats) >= KSTAT_STATS_SIZE_1_0,
+	       "struct kstat_stats shrank");
+
+static int size_ok(size_t size, size_t min)
+{
+	return size >= min ? 0 : -EINVAL;
+}
+
+static void copy_out(void *dst, size_t size, const void *src, size_t ours)
+{
+	memcpy(dst, src, size < ours ? size : ours);
+	if (size > ours)
+		memset((char *)dst + ours, 0, size - ours);
+}
+
+static int copy_in(void *dst, size_t ours, const void *src, size_t size)
+{
+	const unsigned char *p = src;
+	size_t i;
+
+	for (i = ours; i < size; i++)
+		if (p[i])
+			return -E2BIG;
+	memset(dst, 0, ours);
+	memcpy(dst, src, size < ours ? size : ours);
+	return 0;
+}
+
+int kstat_config_get_sz(struct kstat_handle *h, struct kstat_config *cfg,
+			size_t size)
 {
 	struct kstat_req r = { .cmd = KSTAT_CMD_CONFIG_GET, .cpu = -1,
 			       .irq = -1 };
+	struct kstat_config c = { 0 };
+	int err = size_ok(size, KSTAT_CONFIG_SIZE_1_0);
 
-	memset(cfg, 0, sizeof(*cfg));
-	return kstat_xfer(h, &r, parse_config, reset_none, cfg);
+	if (err)
+		return err;
+	err = kstat_xfer(h, &r, parse_config, reset_none, &c);
+	copy_out(cfg, size, &c, sizeof(c));
+	return err;
 }
 
 struct kstat_config_change {
@@ -604,24 +662,36 @@ static int put_config(struct nl_msg *msg, const void *arg)
 	return 0;
 }
 
-int kstat_config_set(struct kstat_handle *h, const struct kstat_config *cfg,
-		     unsigned int fields)
+int kstat_config_set_sz(struct kstat_handle *h, const struct kstat_config *cfg,
+			size_t size, unsigned int fields)
 {
-	struct kstat_config_change c = { .cfg = cfg, .fields = fields };
+	struct kstat_config in;
+	struct kstat_config_change c = { .cfg = &in, .fields = fields };
 	struct kstat_req r = { .cmd = KSTAT_CMD_CONFIG_SET, .cpu = -1,
 			       .irq = -1, .ack = 1, .put = put_config,
 			       .put_arg = &c };
+	int err = size_ok(size, KSTAT_CONFIG_SIZE_1_0);
 
+	if (!err)
+		err = copy_in(&in, sizeof(in), cfg, size);
+	if (err)
+		return err;
 	return kstat_xfer(h, &r, parse_none, reset_none, NULL);
 }
 
-int kstat_stats_get(struct kstat_handle *h, struct kstat_stats *st)
+int kstat_stats_get_sz(struct kstat_handle *h, struct kstat_stats *st,
+		       size_t size)
 {
 	struct kstat_req r = { .cmd = KSTAT_CMD_STATS_GET, .cpu = -1,
 			       .irq = -1 };
+	struct kstat_stats s = { 0 };
+	int err = size_ok(size, KSTAT_STATS_SIZE_1_0);
 
-	memset(st, 0, sizeof(*st));
-	return kstat_xfer(h, &r, parse_stats, reset_none, st);
+	if (err)
+		return err;
+	err = kstat_xfer(h, &r, parse_stats, reset_none, &s);
+	copy_out(st, size, &s, sizeof(s));
+	return err;
 }
 
 int kstat_family_id(const struct kstat_handle *h)

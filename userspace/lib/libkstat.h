@@ -13,6 +13,15 @@
  *   *_free() call.  Counters are as described in <linux/kstat.h>:
  *   nanoseconds for CPU time, counts for IRQs and softirqs.
  * - A handle is not thread-safe; use one per thread.
+ * - ABI (libkstat.so.1, version node KSTAT_1): structs the caller
+ *   allocates and the library fills or reads (struct kstat_config,
+ *   struct kstat_stats, struct kstat_sub_ops) are passed with their size:
+ *   the kstat_*_get() / _set() / kstat_subscribe() names below are macros
+ *   over the exported *_sz() functions that add sizeof(*ptr), so a
+ *   program built against an older, smaller struct keeps working when
+ *   one grows at its end (new fields read as 0, new callbacks as NULL).
+ *   Structs the library allocates (lists, struct kstat_sample) may grow
+ *   at their end too: never allocate or copy them yourself.
  */
 #ifndef LIBKSTAT_H
 #define LIBKSTAT_H
@@ -29,6 +38,11 @@ struct kstat_handle;
 
 /* Connect to the kstat family.  -ENOENT: module not loaded. */
 int kstat_open(struct kstat_handle **hp);
+/*
+ * Why the last kstat_open() of the calling thread failed ("" after a
+ * success): there is no handle to ask.  Thread-local.
+ */
+const char *kstat_open_error(void);
 void kstat_close(struct kstat_handle *h);
 
 /* Why the last call on @h failed: the kernel's message when it sent one. */
@@ -179,10 +193,19 @@ enum kstat_config_field {
 	KSTAT_CONFIG_PERCPU	= 1 << 4,
 };
 
-int kstat_config_get(struct kstat_handle *h, struct kstat_config *cfg);
-/* Needs CAP_NET_ADMIN: -EPERM otherwise. */
-int kstat_config_set(struct kstat_handle *h, const struct kstat_config *cfg,
-		     unsigned int fields);
+/* @size: sizeof(*cfg) as the caller knows it; -EINVAL if too small. */
+int kstat_config_get_sz(struct kstat_handle *h, struct kstat_config *cfg,
+			size_t size);
+/*
+ * Needs CAP_NET_ADMIN: -EPERM otherwise.  -E2BIG: @cfg is larger than
+ * this library knows and the part it does not know is not zero.
+ */
+int kstat_config_set_sz(struct kstat_handle *h, const struct kstat_config *cfg,
+			size_t size, unsigned int fields);
+#define kstat_config_get(h, cfg) \
+	kstat_config_get_sz((h), (cfg), sizeof(*(cfg)))
+#define kstat_config_set(h, cfg, fields) \
+	kstat_config_set_sz((h), (cfg), sizeof(*(cfg)), (fields))
 
 struct kstat_stats {
 	uint64_t samples_taken;
@@ -200,7 +223,9 @@ struct kstat_stats {
 	int running;			/* the producer is running */
 };
 
-int kstat_stats_get(struct kstat_handle *h, struct kstat_stats *st);
+int kstat_stats_get_sz(struct kstat_handle *h, struct kstat_stats *st,
+		       size_t size);
+#define kstat_stats_get(h, st) kstat_stats_get_sz((h), (st), sizeof(*(st)))
 
 /* ---- subscriptions ----
  *
@@ -265,15 +290,20 @@ struct kstat_sub_ops {
 	void (*lost)(uint64_t lost, enum kstat_lost_reason why, void *arg);
 	/*
 	 * The kstat family went away (@present 0: the module is unloading)
-	 * or came back (1: subscribed again).  May be NULL.  New in
-	 * KSTAT_1.1: kstat_subscribe@KSTAT_1 reads only sample and lost.
+	 * or came back (1: subscribed again).  May be NULL.
 	 */
 	void (*family)(int present, void *arg);
+	/* New callbacks go here, at the end (passed with the size). */
 };
 
 struct kstat_sub;
 
-/* Default receive buffer of a subscription socket. */
+/*
+ * Default receive buffer of a subscription socket, asked for with
+ * SO_RCVBUFFORCE (granted with CAP_NET_ADMIN) and else SO_RCVBUF, which
+ * the kernel caps at net.core.rmem_max: kstat_sub_rcvbuf() tells what
+ * was obtained.
+ */
 #define KSTAT_SUB_RCVBUF_DEFAULT	(4 << 20)
 
 /*
@@ -287,8 +317,22 @@ struct kstat_sub;
  * kernel refused SUBSCRIBE, that dispatch returns its negative errno and
  * kstat_sub_last_error() the kernel's explanation.
  */
-int kstat_subscribe(struct kstat_handle *h, const struct kstat_sub_ops *ops,
-		    void *arg, int rcvbuf, struct kstat_sub **subp);
+int kstat_subscribe_sz(struct kstat_handle *h, const struct kstat_sub_ops *ops,
+		       size_t ops_size, void *arg, int rcvbuf,
+		       struct kstat_sub **subp);
+/*
+ * @ops is read with the caller's sizeof: -EINVAL if it lacks sample and
+ * lost, -E2BIG if it has non-NULL callbacks this library does not know.
+ * On failure kstat_last_error(h) explains (the subscription is gone).
+ */
+#define kstat_subscribe(h, ops, arg, rcvbuf, subp) \
+	kstat_subscribe_sz((h), (ops), sizeof(*(ops)), (arg), (rcvbuf), (subp))
+/*
+ * The receive buffer the kernel granted, in bytes as asked for (it
+ * reports and accounts twice that): less than asked when SO_RCVBUFFORCE
+ * was not permitted and net.core.rmem_max is lower.
+ */
+int kstat_sub_rcvbuf(const struct kstat_sub *sub);
 void kstat_unsubscribe(struct kstat_sub *sub);
 /* The fd to poll for POLLIN. */
 int kstat_sub_fd(const struct kstat_sub *sub);
@@ -308,16 +352,6 @@ const char *kstat_sub_last_error(const struct kstat_sub *sub);
 
 /* Is @cpu set in an online bitmap from the kernel? */
 int kstat_cpu_is_online(const uint8_t *online, size_t len, unsigned int cpu);
-
-/*
- * Parsers, exposed for tests and tools that bring their own socket: parse
- * one reply message (struct nlmsghdr *) into a list, appending.
- */
-struct nlmsghdr;
-int kstat_parse_cpu_msg(const struct nlmsghdr *nlh, struct kstat_cpu_list *l);
-int kstat_parse_irq_msg(const struct nlmsghdr *nlh, struct kstat_irq_list *l);
-int kstat_parse_softirq_msg(const struct nlmsghdr *nlh,
-			    struct kstat_softirq_list *l);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,7 @@
  * batch, each message the kernel drops costs exactly its batch's samples.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,7 @@ struct kstat_sub {
 	int delivered;			/* samples delivered by this dispatch */
 	int err;			/* for dispatch to return, errmsg set */
 	uint64_t lost;
+	int rcvbuf;			/* granted, see sub_set_rcvbuf() */
 	char errmsg[256];
 
 	/* the family: its id for SUBSCRIBE, and whether it is there */
@@ -879,15 +881,33 @@ static int sub_join_groups(struct kstat_sub *sub)
 	return sub_join(sub, grp);
 }
 
+/*
+ * The receive buffer: SO_RCVBUFFORCE first (CAP_NET_ADMIN may pass
+ * net.core.rmem_max), else SO_RCVBUF (capped there).  Records what the
+ * kernel granted, as a request size (it reports twice that).
+ */
+static int sub_set_rcvbuf(struct kstat_sub *sub, int want)
+{
+	int fd = nl_socket_get_fd(sub->sk), got = 0;
+	socklen_t len = sizeof(got);
+
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &want, sizeof(want)) &&
+	    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &want, sizeof(want)))
+		return -errno;
+	if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &got, &len))
+		return -errno;
+	sub->rcvbuf = got / 2;
+	return 0;
+}
+
 static int sub_open(struct kstat_handle *h, const struct kstat_sub_ops *ops,
-		    size_t ops_size, void *arg, int rcvbuf,
-		    struct kstat_sub **subp)
+		    void *arg, int rcvbuf, struct kstat_sub **subp)
 {
 	struct kstat_sub *sub;
 	int err, one = 1;
 
 	*subp = NULL;
-	sub = sub_alloc(ops, ops_size, arg);
+	sub = sub_alloc(ops, sizeof(*ops), arg);
 	if (!sub)
 		return -ENOMEM;
 	sub->family = kstat_family_id(h);
@@ -912,9 +932,12 @@ static int sub_open(struct kstat_handle *h, const struct kstat_sub_ops *ops,
 	 */
 	(void)setsockopt(nl_socket_get_fd(sub->sk), SOL_NETLINK,
 			 NETLINK_BROADCAST_ERROR, &one, sizeof(one));
-	if (nl_socket_set_buffer_size(sub->sk, rcvbuf > 0 ? rcvbuf :
-				      KSTAT_SUB_RCVBUF_DEFAULT, 0) < 0)
+	err = sub_set_rcvbuf(sub, rcvbuf > 0 ? rcvbuf : KSTAT_SUB_RCVBUF_DEFAULT);
+	if (err) {
+		snprintf(sub->errmsg, sizeof(sub->errmsg),
+			 "cannot set the receive buffer: %s", strerror(-err));
 		goto fail;
+	}
 	err = sub_join_groups(sub);
 	if (err)
 		goto fail;
@@ -927,38 +950,47 @@ static int sub_open(struct kstat_handle *h, const struct kstat_sub_ops *ops,
 	*subp = sub;
 	return 0;
 fail:
+	/* the subscription goes: its explanation stays, on the handle */
+	if (sub->errmsg[0])
+		kstat_set_error(h, "%s", sub->errmsg);
+	else if (err == -ENOENT)
+		kstat_set_error(h, "the kstat kernel module is not loaded (try: modprobe kstat)");
+	else
+		kstat_set_error(h, "cannot subscribe: %s", strerror(-err));
 	kstat_unsubscribe(sub);
 	return err;
 }
 
-/* kstat_subscribe@@KSTAT_1.1, what programs link against now. */
-int kstat_subscribe_1_1(struct kstat_handle *h, const struct kstat_sub_ops *ops,
-			void *arg, int rcvbuf, struct kstat_sub **subp);
-int kstat_subscribe_1_1(struct kstat_handle *h, const struct kstat_sub_ops *ops,
-			void *arg, int rcvbuf, struct kstat_sub **subp)
+int kstat_subscribe_sz(struct kstat_handle *h, const struct kstat_sub_ops *ops,
+		       size_t ops_size, void *arg, int rcvbuf,
+		       struct kstat_sub **subp)
 {
-	return sub_open(h, ops, sizeof(*ops), arg, rcvbuf, subp);
+	struct kstat_sub_ops known;
+	const unsigned char *p = (const void *)ops;
+	size_t i;
+
+	*subp = NULL;
+	/* sample and lost are required; what we do not know must be 0 */
+	if (ops_size < offsetof(struct kstat_sub_ops, family)) {
+		kstat_set_error(h, "struct kstat_sub_ops of %zu bytes is too small",
+				ops_size);
+		return -EINVAL;
+	}
+	for (i = sizeof(known); i < ops_size; i++) {
+		if (p[i]) {
+			kstat_set_error(h, "struct kstat_sub_ops has callbacks this libkstat does not know");
+			return -E2BIG;
+		}
+	}
+	memset(&known, 0, sizeof(known));
+	memcpy(&known, ops, ops_size < sizeof(known) ? ops_size : sizeof(known));
+	return sub_open(h, &known, arg, rcvbuf, subp);
 }
-__asm__(".symver kstat_subscribe_1_1,kstat_subscribe@@KSTAT_1.1");
 
-/*
- * KSTAT_1's kstat_subscribe, for programs built when struct
- * kstat_sub_ops had only sample and lost: read no more of theirs.
- */
-struct kstat_sub_ops_1 {
-	void (*sample)(const struct kstat_sample *s, void *arg);
-	void (*lost)(uint64_t lost, enum kstat_lost_reason why, void *arg);
-};
-
-int kstat_subscribe_1(struct kstat_handle *h, const struct kstat_sub_ops *ops,
-		      void *arg, int rcvbuf, struct kstat_sub **subp);
-int kstat_subscribe_1(struct kstat_handle *h, const struct kstat_sub_ops *ops,
-		      void *arg, int rcvbuf, struct kstat_sub **subp)
+int kstat_sub_rcvbuf(const struct kstat_sub *sub)
 {
-	return sub_open(h, ops, sizeof(struct kstat_sub_ops_1), arg, rcvbuf,
-			subp);
+	return sub->rcvbuf;
 }
-__asm__(".symver kstat_subscribe_1,kstat_subscribe@KSTAT_1");
 
 void kstat_unsubscribe(struct kstat_sub *sub)
 {

@@ -4,7 +4,7 @@
 # files the README lists (CLI, library, headers, libkstat.pc, man pages,
 # bash completion, systemd unit, modules-load.d snippet, module), for
 # PREFIX=/usr and /usr/local; the library exports only versioned KSTAT_1
-# (and KSTAT_1.1) symbols; the installed CLI runs against the installed library;
+# symbols (one node before 1.0, no kstat_parse_*); the installed CLI runs against the installed library;
 # `pkg-config libkstat` works against the DESTDIR tree and a program built
 # with its flags links and runs, dynamically and statically; and `make
 # uninstall` removes every file it installed.
@@ -37,12 +37,21 @@ expected() {
 	local p=${1#/}
 	printf '%s\n' "$p/bin/kstat" "$p/lib/libkstat.so.1" "$p/lib/libkstat.so" \
 		"$p/lib/libkstat.a" "$p/lib/pkgconfig/libkstat.pc" \
-		"$p/include/libkstat.h" "$p/include/linux/kstat.h" \
+		"$p/include/kstat/libkstat.h" "$p/include/kstat/linux/kstat.h" \
 		"$p/share/man/man8/kstat.8" "$p/share/man/man3/libkstat.3" \
+		$(man3_links "$p") \
 		"$p/share/bash-completion/completions/kstat" \
 		"$p/lib/systemd/system/kstat-exporter.service" \
 		"$p/lib/modules-load.d/kstat.conf" \
 		"lib/modules/$kver/extra/kstat.ko" | LC_ALL=C sort
+}
+
+man3_links() {	# P: a .so page per public function and macro
+	local f
+	for f in $(sed -n 's/^\t\(kstat_[a-z_0-9]*\);$/\1/p' userspace/lib/libkstat.map) \
+		 kstat_config_get kstat_config_set kstat_stats_get kstat_subscribe; do
+		echo "$1/share/man/man3/$f.3"
+	done
 }
 
 installed() {	# DEST: what is there, relative to DEST
@@ -79,6 +88,13 @@ for prefix in /usr /usr/local; do
 	check "make install DESTDIR=... PREFIX=$prefix" \
 		make -s install DESTDIR="$dest" PREFIX="$prefix"
 	check "exactly the expected files are installed" same_files "$dest" "$prefix"
+	check "the installed kstat has no RPATH or RUNPATH (the tree's has one)" \
+		sh -c "! readelf -d '$p/bin/kstat' | grep -qE 'RPATH|RUNPATH' &&
+		       readelf -d userspace/cli/kstat | grep -qE 'RPATH|RUNPATH'"
+	check "man finds a page for every public function (man kstat_open)" \
+		sh -c "for f in kstat_open kstat_subscribe kstat_sub_rcvbuf kstat_stats_get_sz; do
+			 LC_ALL=C.UTF-8 MANWIDTH=80 man -M '$p/share/man' 3 \$f 2>/dev/null |
+			 grep -q 'kstat_open_error' || exit 1; done"
 	check "libkstat.so is a link to libkstat.so.1" \
 		test "$(readlink "$p/lib/libkstat.so")" = libkstat.so.1
 	check "the man pages, the completion and the modules-load.d snippet are the tree's" \
@@ -100,8 +116,8 @@ for prefix in /usr /usr/local; do
 	pc() { PKG_CONFIG_PATH=$p/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$dest pkg-config "$@"; }
 	check "pkg-config --modversion libkstat is $version" test "$(pc --modversion libkstat)" = "$version"
 	flags=$(pc --cflags --libs libkstat)
-	check "pkg-config --cflags --libs libkstat points into DESTDIR ($flags)" \
-		sh -c "case ' $flags ' in *' -I$p/include '*) ;; *) exit 1;; esac &&
+	check "pkg-config --cflags --libs libkstat points into DESTDIR, headers in include/kstat ($flags)" \
+		sh -c "case ' $flags ' in *' -I$p/include/kstat '*) ;; *) exit 1;; esac &&
 		       case ' $flags ' in *' -L$p/lib -lkstat '*) ;; *) exit 1;; esac"
 	check "pkg-config --static --libs libkstat adds libnl" \
 		sh -c "case ' $(pc --static --libs libkstat) ' in *' -lnl-genl-3 '*' -lnl-3 '*) ;; *) exit 1;; esac"
@@ -121,11 +137,14 @@ for prefix in /usr /usr/local; do
 	if [[ $prefix == /usr ]]; then
 		check "SONAME is libkstat.so.1" \
 			sh -c "readelf -d '$p/lib/libkstat.so.1' | grep -q 'SONAME.*libkstat.so.1'"
-		# KSTAT_1.1: kstat_subscribe@@KSTAT_1.1, kstat_subscribe@KSTAT_1 kept
-		check "every exported symbol is kstat_* in KSTAT_1 or KSTAT_1.1" \
-			sh -c "! nm -D --defined-only '$p/lib/libkstat.so.1' | awk '\$3 !~ /^KSTAT_1(\\.1)?\$/' | grep -Ev ' kstat_[a-z_]*@@?KSTAT_1(\\.1)?\$'"
-		check "kstat_subscribe@KSTAT_1 is kept for programs built before KSTAT_1.1" \
-			sh -c "nm -D --defined-only '$p/lib/libkstat.so.1' | grep -q ' kstat_subscribe@KSTAT_1\$'"
+		# One node before 1.0 (the map was reset): KSTAT_1 only
+		check "every exported symbol is kstat_* in KSTAT_1" \
+			sh -c "! nm -D --defined-only '$p/lib/libkstat.so.1' | awk '\$3 != \"KSTAT_1\"' | grep -Ev ' kstat_[a-z_]*@@KSTAT_1\$'"
+		check "no test-only export (kstat_parse_*)" \
+			sh -c "! nm -D --defined-only '$p/lib/libkstat.so.1' | grep -q ' kstat_parse_'"
+		check "structs go with their size (kstat_subscribe_sz, kstat_stats_get_sz)" \
+			sh -c "nm -D --defined-only '$p/lib/libkstat.so.1' | grep -q ' kstat_subscribe_sz@@KSTAT_1\$' &&
+			       nm -D --defined-only '$p/lib/libkstat.so.1' | grep -q ' kstat_stats_get_sz@@KSTAT_1\$'"
 		check "installed CLI runs with the installed library and says $version" \
 			sh -c "test \"\$(LD_LIBRARY_PATH='$p/lib' '$p/bin/kstat' -V)\" = 'kstat $version'"
 		check "the installed man pages format" \
@@ -133,6 +152,12 @@ for prefix in /usr /usr/local; do
 			       MANWIDTH=80 man -l '$p/share/man/man3/libkstat.3' | grep -q kstat_subscribe"
 	fi
 
+	if [[ $prefix == /usr ]]; then
+		check "with DKMS managing the module, make install puts no kstat.ko in extra/" \
+			sh -c "make -s install DESTDIR='$tmp/dkms' PREFIX=/usr DKMS=1 >/dev/null &&
+			       test -z \"\$(find '$tmp/dkms' -name 'kstat.ko*')\" &&
+			       test -x '$tmp/dkms/usr/bin/kstat'"
+	fi
 	check "make uninstall DESTDIR=... PREFIX=$prefix" \
 		make -s uninstall DESTDIR="$dest" PREFIX="$prefix"
 	check "make uninstall leaves no file behind" test -z "$(installed "$dest")"

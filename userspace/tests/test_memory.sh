@@ -11,8 +11,9 @@ failed=0
 
 # A private copy of the sources only (no objects from the normal build,
 # which make would take as up to date), so that build is left alone.
-mkdir -p "$build/lib" "$build/tests"
-cp lib/*.c lib/*.h lib/*.map "$build/lib/"
+mkdir -p "$build/lib" "$build/tests" "$build/cli"
+cp lib/*.c lib/*.h lib/*.map lib/*.pc.in "$build/lib/"
+cp cli/json_print.c cli/json_print.h "$build/cli/"	# test_json_print
 cp tests/*.c tests/*.h "$build/tests/"
 cp Makefile "$build/"
 if make -s -C "$build" tests UAPI_DIR="$PWD/../include/uapi" \

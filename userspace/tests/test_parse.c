@@ -13,6 +13,7 @@
 #include <netlink/msg.h>
 
 #include "libkstat.h"
+#include "internal.h"
 #include "unit.h"
 
 static struct nl_msg *new_msg(uint8_t cmd)

@@ -1,0 +1,97 @@
+#!/bin/bash
+# Proves: `kstat top` draws a full screen from the summaries in a tmux
+# pane: the header, the CPU shares, the IRQ table with the IRQ fired the
+# most (kstat_irqsim) ranked first with its action; the sort key t
+# (total), the per-CPU toggle c, paging through 1500 IRQs (PgDn), resizing
+# the window (every line fits, the key line stays at the bottom), the
+# module going away ("kstat module gone") and coming back (frames
+# resume), and q (exit 0).  Batch mode (-b -n N) prints N plain-text
+# frames (and with -j N JSON objects) with the same IRQ first.
+# timeout: 300
+source tests/lib.sh
+require_cmd tmux jq
+require_kstat
+
+kstat_load interval_ms=100
+irqsim_load irqs=1500
+IRQ=$(irqsim_irq 7)
+
+# Keep IRQ index 7 the busiest one while the test runs.
+( while :; do echo "7 0 5000" > "$IRQSIM_DIR/fire" 2>/dev/null || true; sleep 0.05; done ) &
+fire=$!
+t_cleanup t_kill $fire
+
+# ---- batch mode ----
+assert_exit 0 "$KSTAT" top -b -n 3 -d 0.3
+frames=$(grep -c '^kstat top - interval' <<<"$T_OUT" || true)
+assert_eq 3 "$frames" "batch frames"
+# The last frame: under TCG the first may cover a pause of the firing loop.
+first=$(awk '/^ +IRQ +RATE/ { getline; r = $1 " " $NF } END { print r }' <<<"$T_OUT")
+assert_eq "$IRQ kstat-sim-7" "$first" "first IRQ row of the last batch frame"
+assert_exit 0 "$KSTAT" -j top -b -n 2 -d 0.5 rows 5
+assert_eq 2 "$(jq -s length <<<"$T_OUT")" "JSON frames"
+assert_eq "$IRQ" "$(jq -s '.[1].irq[0].irq' <<<"$T_OUT")" "first IRQ of the JSON frame"
+assert_eq 5 "$(jq -s '.[1].irq | length' <<<"$T_OUT")" "rows 5 in JSON"
+assert_eq "true" "$(jq -s '.[1].cpu[0].cpu == null and (.[1].softirq | length) > 0' <<<"$T_OUT")" \
+	"JSON frame has the total CPU row and softirqs"
+assert_exit 2 "$KSTAT" top sort bogus
+assert_exit 2 "$KSTAT" -j top
+t_log "batch mode ok"
+
+# ---- full screen in tmux ----
+TM=(tmux -u -L "kstat-top-$$" -f /dev/null)
+t_cleanup "${TM[@]}" kill-server
+"${TM[@]}" new-session -d -s top -x 100 -y 30 \
+	"env TERM=screen '$KSTAT' top -d 0.3; echo \$? > '$TMPDIR/rc'; sleep 60"
+pane() { "${TM[@]}" capture-pane -p -t top; }
+pane_has() { grep -q -- "$1" <<<"$(pane)"; }
+# the first IRQ row: the line after the IRQ table's header
+first_row() { pane | awk '/^ +IRQ +RATE/ { getline; print $1, $NF; exit }'; }
+first_is() { [[ $(first_row) == "$1" ]]; }
+
+wait_until 60 pane_has '^kstat top - interval'
+wait_until 30 first_is "$IRQ kstat-sim-7"
+screen=$(pane)
+assert_match '^CPU +%usr' "$screen" "CPU header"
+assert_match '^all ' "$screen" "the total CPU row"
+assert_match '^SOFTIRQ/s .*TIMER' "$screen" "softirq rates"
+assert_match 'q quit.*IRQs 1-[0-9]+ of 15[0-9][0-9]' "$(tail -n 1 <<<"$screen")" "key line"
+t_log "screen: $(head -n 1 <<<"$screen")"
+
+"${TM[@]}" send-keys -t top t
+wait_until 10 pane_has 'sort total'
+"${TM[@]}" send-keys -t top c
+wait_until 10 pane_has '^0 '
+"${TM[@]}" send-keys -t top r
+wait_until 10 pane_has 'sort rate'
+
+"${TM[@]}" send-keys -t top NPage
+wait_until 10 pane_has 'IRQs [1-9][0-9]-'
+"${TM[@]}" send-keys -t top Home
+wait_until 10 pane_has 'IRQs 1-'
+t_log "sort, per-CPU and paging keys ok"
+
+"${TM[@]}" resize-window -t top -x 60 -y 15
+narrow() {
+	local -a lines
+	local l
+	mapfile -t lines < <(pane)
+	((${#lines[@]} == 15)) || return 1
+	for l in "${lines[@]}"; do ((${#l} <= 60)) || return 1; done
+	[[ ${lines[14]} == "q quit"* ]]
+}
+for ((i = 0; i < 100; i++)); do narrow && break; sleep 0.1; done
+narrow || t_fail "after resizing to 60x15: $(pane | cat -A)"
+t_log "resized to 60x15"
+"${TM[@]}" resize-window -t top -x 100 -y 30
+
+kstat_unload_busy
+wait_until 10 pane_has 'kstat module gone'
+kstat_load interval_ms=100
+wait_until 30 first_is "$IRQ kstat-sim-7"
+pane_has 'kstat module gone' && t_fail "still says gone after the module is back"
+t_log "gone and back"
+
+"${TM[@]}" send-keys -t top q
+wait_until 10 test -s "$TMPDIR/rc"
+assert_eq 0 "$(cat "$TMPDIR/rc")" "kstat top exit status after q"

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Rates between two summary samples, and their printers: shared by
+ * `kstat watch` (one table per interval) and `kstat top` (a screen).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_print.h"
+#include "rates.h"
+
+/* ---- baseline ---- */
+
+int rate_base_take(struct rate_base *b, const struct kstat_sample *s)
+{
+	size_t i, max = 0;
+	void *p;
+
+	b->valid = false;
+	p = realloc(b->cpus, (s->nr_cpus ? s->nr_cpus : 1) * sizeof(*b->cpus));
+	if (!p)
+		return -1;
+	b->cpus = p;
+	for (i = 0; i < s->nr_irqs; i++)
+		if (s->irqs[i].irq >= max)
+			max = s->irqs[i].irq + 1;
+	p = realloc(b->irq, (max ? max : 1) * sizeof(*b->irq));
+	if (!p)
+		return -1;
+	b->irq = p;
+	memcpy(b->cpus, s->cpus, s->nr_cpus * sizeof(*b->cpus));
+	b->nr_cpus = s->nr_cpus;
+	memset(b->irq, 0xff, max * sizeof(*b->irq));
+	for (i = 0; i < s->nr_irqs; i++)
+		b->irq[s->irqs[i].irq] = s->irqs[i].count;
+	b->nr_irq = max;
+	for (i = 0; i < s->nr_softirqs; i++)
+		if (s->softirqs[i].vec < 32)
+			b->softirq[s->softirqs[i].vec] = s->softirqs[i].count;
+	b->ts = s->timestamp_ns;
+	b->valid = true;
+	return 0;
+}
+
+void rate_base_free(struct rate_base *b)
+{
+	free(b->cpus);
+	free(b->irq);
+	memset(b, 0, sizeof(*b));
+}
+
+static const struct kstat_cputime *base_cpu(const struct rate_base *b, int cpu)
+{
+	size_t i;
+
+	for (i = 0; i < b->nr_cpus; i++)
+		if (b->cpus[i].cpu == cpu)
+			return &b->cpus[i];
+	return NULL;
+}
+
+/* ---- CPU ---- */
+
+static const char *const cpu_cols[KSTAT_CPUTIME_NR] = {
+	"%usr", "%nice", "%sys", "%idle", "%iowait",
+	"%irq", "%soft", "%steal", "%guest", "%gnice",
+};
+
+void print_cpu_rates(const struct kstat_sample *s, const struct rate_base *b,
+		     bool total_only)
+{
+	const struct kstat_cputime *now, *then;
+	uint64_t d[KSTAT_CPUTIME_NR], total;
+	char key[32];
+	size_t i;
+	int f;
+
+	print_string(PRINT_FP, NULL, "%-4s", "CPU");
+	for (f = 0; f < KSTAT_CPUTIME_NR; f++)
+		print_string(PRINT_FP, NULL, " %8s", cpu_cols[f]);
+	print_nl();
+	open_json_array("cpu");
+	for (i = 0; i < s->nr_cpus; i++) {
+		now = &s->cpus[i];
+		if (total_only && now->cpu >= 0)
+			continue;
+		then = base_cpu(b, now->cpu);
+		if (!then)
+			continue;	/* came online this interval */
+		total = 0;
+		for (f = 0; f < KSTAT_CPUTIME_NR; f++) {
+			d[f] = now->ns[f] > then->ns[f] ? now->ns[f] - then->ns[f] : 0;
+			/* guest time is also counted in user/nice */
+			if (f != KSTAT_CPUTIME_GUEST && f != KSTAT_CPUTIME_GUEST_NICE)
+				total += d[f];
+		}
+		open_json_object(NULL);
+		if (now->cpu < 0) {
+			print_null(PRINT_JSON, "cpu", NULL, NULL);
+			print_string(PRINT_FP, NULL, "%-4s", "all");
+		} else {
+			print_int(PRINT_ANY, "cpu", "%-4d", now->cpu);
+		}
+		for (f = 0; f < KSTAT_CPUTIME_NR; f++) {
+			/* a share, not the nanoseconds "user" means elsewhere */
+			snprintf(key, sizeof(key), "%s_pct", kstat_cputime_name(f));
+			print_float(PRINT_ANY, key, " %8.2f",
+				    total ? 100.0 * d[f] / total : 0.0);
+		}
+		close_json_object();
+		print_nl();
+	}
+	close_json_array();
+}
+
+/* ---- IRQs ---- */
+
+static enum irq_sort sort_by;
+
+static int cmp_irq(const void *a, const void *b)
+{
+	const struct irq_rate *x = a, *y = b;
+	int c;
+
+	switch (sort_by) {
+	case IRQ_SORT_RATE:
+		if (x->delta != y->delta)
+			return x->delta < y->delta ? 1 : -1;
+		break;
+	case IRQ_SORT_TOTAL:
+		if (x->count != y->count)
+			return x->count < y->count ? 1 : -1;
+		break;
+	case IRQ_SORT_NAME:
+		/* IRQs without an action last */
+		c = !x->actions[0] - !y->actions[0];
+		if (!c)
+			c = strcmp(x->actions, y->actions);
+		if (c)
+			return c;
+		break;
+	case IRQ_SORT_IRQ:
+		break;
+	}
+	return x->irq < y->irq ? -1 : x->irq > y->irq;
+}
+
+size_t irq_rates(const struct kstat_sample *s, const struct rate_base *b,
+		 const struct irq_labels *names, enum irq_sort by,
+		 struct irq_rate **out)
+{
+	struct irq_rate *r = calloc(s->nr_irqs ? s->nr_irqs : 1, sizeof(*r));
+	const struct irq_label *n;
+	size_t i, nr = 0;
+
+	*out = r;
+	if (!r)
+		return 0;
+	for (i = 0; i < s->nr_irqs; i++) {
+		const struct kstat_irq *q = &s->irqs[i];
+
+		if (q->irq >= b->nr_irq || b->irq[q->irq] == UINT64_MAX)
+			continue;
+		n = irq_label(names, q->irq);
+		r[nr].irq = q->irq;
+		r[nr].count = q->count;
+		r[nr].actions = n && n->actions ? n->actions : "";
+		r[nr++].delta = q->count - b->irq[q->irq];
+	}
+	sort_by = by;
+	qsort(r, nr, sizeof(*r), cmp_irq);
+	return nr;
+}
+
+void print_irq_rates(const struct irq_rate *r, size_t nr, size_t max,
+		     const struct irq_labels *names, double secs)
+{
+	const struct irq_label *n;
+	size_t i;
+
+	print_string(PRINT_FP, NULL, "%8s", "IRQ");
+	print_string(PRINT_FP, NULL, " %12s", "RATE/s");
+	print_string(PRINT_FP, NULL, " %14s", "TOTAL");
+	print_string(PRINT_FP, NULL, "  %-10s", "CHIP");
+	print_string(PRINT_FP, NULL, " %s", "ACTIONS");
+	print_nl();
+	open_json_array("irq");
+	for (i = 0; i < nr && i < max; i++) {
+		n = irq_label(names, r[i].irq);
+		open_json_object(NULL);
+		print_uint(PRINT_ANY, "irq", "%8u", r[i].irq);
+		print_float(PRINT_ANY, "rate", " %12.1f", r[i].delta / secs);
+		print_u64(PRINT_ANY, "count", " %14" PRIu64, r[i].count);
+		print_string(PRINT_ANY, "chip", "  %-10s",
+			     n && n->chip ? n->chip : "-");
+		print_string(PRINT_ANY, "actions", " %s",
+			     n && n->actions ? n->actions : "");
+		close_json_object();
+		print_nl();
+	}
+	close_json_array();
+}
+
+/* ---- softirqs ---- */
+
+double softirq_rate(const struct kstat_softirq *v, const struct rate_base *b,
+		    double secs)
+{
+	if (v->vec >= 32)
+		return 0;
+	return (v->count - b->softirq[v->vec]) / secs;
+}
+
+void print_softirq_rates(const struct kstat_sample *s,
+			 const struct rate_base *b, double secs)
+{
+	const struct kstat_softirq *v;
+	size_t i;
+
+	print_string(PRINT_FP, NULL, "%-10s", "NAME");
+	print_string(PRINT_FP, NULL, " %12s", "RATE/s");
+	print_string(PRINT_FP, NULL, " %14s", "TOTAL");
+	print_nl();
+	open_json_array("softirq");
+	for (i = 0; i < s->nr_softirqs; i++) {
+		v = &s->softirqs[i];
+		if (v->vec >= 32)
+			continue;
+		open_json_object(NULL);
+		print_string(PRINT_ANY, "name", "%-10s", v->name);
+		print_float(PRINT_ANY, "rate", " %12.1f", softirq_rate(v, b, secs));
+		print_u64(PRINT_ANY, "count", " %14" PRIu64, v->count);
+		close_json_object();
+		print_nl();
+	}
+	close_json_array();
+}

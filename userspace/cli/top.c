@@ -1,0 +1,631 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kstat top: a full-screen view of CPU shares, softirq and IRQ rates, like
+ * util-linux's irqtop, driven by the kernel's summaries (no /proc read, no
+ * GET per refresh; one IRQ_GET with metadata for the names, again when the
+ * IRQ set changes).  The rates and their printers are those of kstat
+ * watch (rates.c): each frame is printed through the text/JSON print path
+ * into memory and drawn with ncurses, or in batch mode (-b) to stdout as
+ * plain text or JSON, one frame per refresh.
+ */
+#include <curses.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <poll.h>
+
+#include "irqlabels.h"
+#include "json_print.h"
+#include "kstat.h"
+#include "rates.h"
+
+static const char top_usage[] =
+	"Usage: kstat top [ -d | delay SECONDS ] [ -s | sort { rate | total |\n"
+	"                 irq | name } ] [ -c | percpu ] [ -b | batch ]\n"
+	"                 [ -n | count N ] [ rows N ]\n"
+	"       kstat top help\n"
+	"\n"
+	"A full-screen view refreshed every SECONDS (default 1; never faster\n"
+	"than the kernel's sampling interval, see kstat config): CPU time shares\n"
+	"for all CPUs (percent; one row per CPU with percpu or the c key),\n"
+	"softirq runs per second, and the IRQs by rate with their totals, chip\n"
+	"and actions.  Keys: q quit; r, t, i, n sort by rate, total, IRQ number,\n"
+	"action name; c per-CPU rows on/off; arrows, PgUp/PgDn, Home/End scroll\n"
+	"the IRQs.  Losses are shown in the header; when the module is unloaded\n"
+	"the screen says \"kstat module gone\" and resumes once it is back.\n"
+	"With batch, no screen: one plain-text frame per refresh on stdout (all\n"
+	"IRQs, or the first N rows), after N frames with count; with -j one\n"
+	"JSON object per frame: \"timestamp_ns\", \"interval_ns\", \"cpu\",\n"
+	"\"softirq\", \"irq\" (the keys of kstat watch).\n";
+
+/* Lines of the screen that are not IRQ rows: the key line at the bottom. */
+#define FOOTER_LINES 1
+
+struct top {
+	/* options */
+	uint64_t delay_ns;
+	uint64_t count;			/* frames, 0: until q */
+	uint64_t rows;			/* batch: IRQ rows per frame, 0: all */
+	enum irq_sort sort;
+	bool percpu, batch;
+	/* state */
+	bool done, gone, curses;
+	uint64_t frames, lost;
+	const char *lost_why;
+	uint32_t generation;
+	struct irq_labels names;
+	struct rate_base base;		/* start of the next frame */
+	struct rate_base then;		/* start of the frame shown */
+	/* the sample the frame shows ends at; copied, names borrowed */
+	struct kstat_sample now;
+	char *softirq_names[32];
+	bool have_frame;
+	size_t scroll;
+	/* the rendered frame: header part and IRQ part */
+	char *head, *irqs;
+	size_t head_len, irqs_len;
+	size_t nr_irq_rows;
+};
+
+static const char *const sort_names[] = {
+	[IRQ_SORT_RATE] = "rate", [IRQ_SORT_TOTAL] = "total",
+	[IRQ_SORT_IRQ] = "irq", [IRQ_SORT_NAME] = "name",
+};
+
+/* ---- the frame's sample ---- */
+
+static void now_free(struct top *t)
+{
+	free(t->now.cpus);
+	free(t->now.irqs);
+	free(t->now.softirqs);
+	memset(&t->now, 0, sizeof(t->now));
+}
+
+/* Keep what a frame needs of @s: CPU times, IRQ and softirq counts. */
+static int now_take(struct top *t, const struct kstat_sample *s)
+{
+	struct kstat_sample *n = &t->now;
+	size_t i;
+
+	now_free(t);
+	n->seq = s->seq;
+	n->timestamp_ns = s->timestamp_ns;
+	n->generation = s->generation;
+	n->sections = s->sections;
+	n->cpus = malloc((s->nr_cpus ? s->nr_cpus : 1) * sizeof(*n->cpus));
+	n->irqs = malloc((s->nr_irqs ? s->nr_irqs : 1) * sizeof(*n->irqs));
+	n->softirqs = malloc((s->nr_softirqs ? s->nr_softirqs : 1) *
+			     sizeof(*n->softirqs));
+	if (!n->cpus || !n->irqs || !n->softirqs) {
+		now_free(t);
+		return -1;
+	}
+	memcpy(n->cpus, s->cpus, s->nr_cpus * sizeof(*n->cpus));
+	n->nr_cpus = s->nr_cpus;
+	for (i = 0; i < s->nr_irqs; i++)
+		n->irqs[i] = (struct kstat_irq){ .irq = s->irqs[i].irq,
+						 .count = s->irqs[i].count };
+	n->nr_irqs = s->nr_irqs;
+	for (i = 0; i < s->nr_softirqs; i++) {
+		const struct kstat_softirq *v = &s->softirqs[i];
+
+		n->softirqs[i] = (struct kstat_softirq){ .vec = v->vec,
+							 .count = v->count };
+		if (v->vec < 32) {
+			if (!t->softirq_names[v->vec] ||
+			    strcmp(t->softirq_names[v->vec], v->name)) {
+				free(t->softirq_names[v->vec]);
+				t->softirq_names[v->vec] = strdup(v->name);
+			}
+			n->softirqs[i].name = t->softirq_names[v->vec];
+		}
+		if (!n->softirqs[i].name)
+			n->softirqs[i].name = (char *)"?";
+	}
+	n->nr_softirqs = s->nr_softirqs;
+	return 0;
+}
+
+/* ---- rendering ---- */
+
+static void print_softirq_line(const struct top *t, double secs)
+{
+	const struct kstat_softirq *v;
+	size_t i;
+
+	print_string(PRINT_FP, NULL, "%s", "SOFTIRQ/s");
+	open_json_array("softirq");
+	for (i = 0; i < t->now.nr_softirqs; i++) {
+		v = &t->now.softirqs[i];
+		open_json_object(NULL);
+		print_string(PRINT_ANY, "name", " %s", v->name);
+		print_float(PRINT_ANY, "rate", " %.0f",
+			    softirq_rate(v, &t->then, secs));
+		print_u64(PRINT_JSON, "count", NULL, v->count);
+		close_json_object();
+	}
+	close_json_array();
+	print_nl();
+}
+
+static void print_header(const struct top *t)
+{
+	const struct kstat_sample *s = &t->now;
+	char buf[64];
+
+	print_string(PRINT_FP, NULL, "%s", "kstat top");
+	if (t->gone)
+		print_string(PRINT_FP, NULL, " - %s", "kstat module gone, "
+			     "waiting for it to come back");
+	else if (t->have_frame) {
+		snprintf(buf, sizeof(buf), "%.2f",
+			 (s->timestamp_ns - t->then.ts) / 1e9);
+		print_string(PRINT_FP, NULL, " - interval %s s", buf);
+		print_u64(PRINT_FP, NULL, ", seq %" PRIu64, s->seq);
+		print_u64(PRINT_FP, NULL, ", %" PRIu64 " IRQs", s->nr_irqs);
+	}
+	print_string(PRINT_FP, NULL, ", sort %s", sort_names[t->sort]);
+	if (t->lost) {
+		print_u64(PRINT_FP, NULL, ", LOST %" PRIu64, t->lost);
+		print_string(PRINT_FP, NULL, " samples (%s)", t->lost_why);
+	}
+	print_nl();
+}
+
+/* The frame, text or JSON, to the print path's current output. */
+static void print_frame(const struct top *t, const struct irq_rate *r,
+			size_t nr, size_t max, bool irq_part, bool head_part)
+{
+	double secs = (t->now.timestamp_ns - t->then.ts) / 1e9;
+
+	if (head_part) {
+		print_header(t);
+		print_u64(PRINT_JSON, "timestamp_ns", NULL, t->now.timestamp_ns);
+		print_u64(PRINT_JSON, "interval_ns", NULL,
+			  t->now.timestamp_ns - t->then.ts);
+		print_cpu_rates(&t->now, &t->then, !t->percpu);
+		print_softirq_line(t, secs);
+		print_nl();
+	}
+	if (irq_part)
+		print_irq_rates(r, nr, max, &t->names, secs);
+}
+
+/* Render the frame into t->head and t->irqs (text), for the screen. */
+static int render(struct top *t)
+{
+	struct irq_rate *r = NULL;
+	size_t nr = 0;
+	FILE *f, *old;
+
+	free(t->head);
+	free(t->irqs);
+	t->head = t->irqs = NULL;
+	t->nr_irq_rows = 0;
+	if (t->have_frame)
+		nr = irq_rates(&t->now, &t->then, &t->names, t->sort, &r);
+
+	f = open_memstream(&t->head, &t->head_len);
+	if (!f)
+		goto fail;
+	old = json_print_output(f);
+	new_json_obj(false, false);
+	if (t->have_frame) {
+		print_frame(t, r, nr, nr, false, true);
+	} else {
+		print_header(t);
+		print_string(PRINT_FP, NULL, "%s\n", "waiting for samples...");
+	}
+	delete_json_obj();
+	json_print_output(old);
+	fclose(f);
+
+	f = open_memstream(&t->irqs, &t->irqs_len);
+	if (!f)
+		goto fail;
+	old = json_print_output(f);
+	new_json_obj(false, false);
+	if (t->have_frame)
+		print_frame(t, r, nr, nr, true, false);
+	delete_json_obj();
+	json_print_output(old);
+	fclose(f);
+	t->nr_irq_rows = nr;
+	free(r);
+	return 0;
+fail:
+	free(r);
+	return -1;
+}
+
+/* Characters of the line from @p to @nl (NULL: its end) that fit. */
+static int line_len(const char *p, const char *nl)
+{
+	size_t n = nl ? (size_t)(nl - p) : strlen(p);
+
+	return n < (size_t)COLS ? (int)n : COLS;
+}
+
+/* Draw the lines of @text from @y on, @skip lines skipped; next free y. */
+static int draw_lines(const char *text, int y, int ymax, size_t skip,
+		      attr_t attr)
+{
+	const char *p = text, *nl;
+
+	while (p && *p && y < ymax) {
+		nl = strchr(p, '\n');
+		if (skip) {
+			skip--;
+		} else {
+			attrset(attr);
+			mvaddnstr(y++, 0, p, line_len(p, nl));
+			attrset(A_NORMAL);
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	return y;
+}
+
+static int irq_rows_visible(const struct top *t, int y0)
+{
+	int n = LINES - FOOTER_LINES - y0 - 1;	/* - the IRQ header */
+
+	(void)t;
+	return n > 0 ? n : 0;
+}
+
+static int head_height(const struct top *t)
+{
+	int n = 0;
+	const char *p;
+
+	for (p = t->head; p && *p; p++)
+		n += *p == '\n';
+	return n;
+}
+
+static void clamp_scroll(struct top *t)
+{
+	int vis = irq_rows_visible(t, head_height(t));
+
+	if (t->nr_irq_rows <= (size_t)vis)
+		t->scroll = 0;
+	else if (t->scroll > t->nr_irq_rows - vis)
+		t->scroll = t->nr_irq_rows - vis;
+}
+
+static void draw(struct top *t)
+{
+	char foot[256];
+	const char *nl;
+	int y, vis;
+
+	erase();
+	clamp_scroll(t);
+	y = draw_lines(t->head, 0, LINES - FOOTER_LINES, 0, A_NORMAL);
+	if (t->gone)
+		mvchgat(0, 0, -1, A_BOLD, 0, NULL);
+	vis = irq_rows_visible(t, y);
+	if (t->irqs && *t->irqs && y < LINES - FOOTER_LINES) {
+		/* the IRQ header, then the rows from the scroll position */
+		nl = strchr(t->irqs, '\n');
+		attrset(A_REVERSE);
+		mvaddnstr(y++, 0, t->irqs, line_len(t->irqs, nl));
+		attrset(A_NORMAL);
+		if (nl)
+			draw_lines(nl + 1, y, LINES - FOOTER_LINES, t->scroll,
+				   A_NORMAL);
+	}
+	snprintf(foot, sizeof(foot),
+		 "q quit  r/t/i/n sort  c per-CPU  PgUp/PgDn scroll   IRQs %zu-%zu of %zu",
+		 t->nr_irq_rows ? t->scroll + 1 : 0,
+		 t->scroll + ((size_t)vis < t->nr_irq_rows - t->scroll ?
+			      (size_t)vis : t->nr_irq_rows - t->scroll),
+		 t->nr_irq_rows);
+	attrset(A_REVERSE);
+	mvaddnstr(LINES - 1, 0, foot, COLS);
+	attrset(A_NORMAL);
+	refresh();
+}
+
+static void show(struct top *t)
+{
+	if (!t->curses)
+		return;
+	if (render(t) == 0)
+		draw(t);
+}
+
+/* ---- batch frames ---- */
+
+static void print_batch_frame(struct top *t)
+{
+	struct irq_rate *r;
+	size_t nr = irq_rates(&t->now, &t->then, &t->names, t->sort, &r);
+
+	new_json_obj(opts.json, opts.pretty);
+	open_json_object(NULL);
+	print_frame(t, r, nr, t->rows ? t->rows : nr, true, true);
+	close_json_object();
+	delete_json_obj();
+	if (!opts.json)
+		putchar('\n');
+	fflush(stdout);
+	free(r);
+}
+
+/* ---- subscription callbacks ---- */
+
+static void on_sample(const struct kstat_sample *s, void *arg)
+{
+	struct top *t = arg;
+	struct rate_base tmp;
+
+	if (t->done)
+		return;
+	t->gone = false;
+	if (!t->base.valid || s->generation != t->generation) {
+		/* first sample, or the IRQ set changed: start over */
+		irq_labels_free(&t->names);
+		irq_labels_load(&t->names);
+		t->generation = s->generation;
+		rate_base_take(&t->base, s);
+		if (!t->have_frame)
+			show(t);
+		return;
+	}
+	if (s->timestamp_ns - t->base.ts + 1000000 < t->delay_ns)
+		return;		/* within 1 ms of the delay is close enough */
+	if (now_take(t, s))
+		return;
+	/* this frame runs from base to s; the next one from s */
+	tmp = t->then;
+	t->then = t->base;
+	t->base = tmp;
+	rate_base_take(&t->base, s);
+	t->have_frame = true;
+	if (t->batch)
+		print_batch_frame(t);
+	else
+		show(t);
+	if (t->count && ++t->frames >= t->count)
+		t->done = true;
+}
+
+static void on_lost(uint64_t lost, enum kstat_lost_reason why, void *arg)
+{
+	struct top *t = arg;
+
+	if (t->done)
+		return;
+	/* Rates across a loss would be wrong: start a new interval. */
+	t->base.valid = false;
+	t->lost += lost;
+	t->lost_why = lost_reason(why);
+	if (t->batch) {
+		fflush(stdout);
+		fprintf(stderr, "kstat: warning: lost %" PRIu64 " sample%s (%s)\n",
+			lost, lost == 1 ? "" : "s", lost_reason(why));
+	}
+	show(t);
+}
+
+static void on_family(int present, void *arg)
+{
+	struct top *t = arg;
+
+	if (t->done)
+		return;
+	t->base.valid = false;
+	t->gone = !present;
+	if (t->batch)
+		print_family_event(present);
+	show(t);
+}
+
+/* ---- keys ---- */
+
+static unsigned int top_fill(struct pollfd *pfd, int *timeout_ms, void *arg)
+{
+	(void)timeout_ms;
+	(void)arg;
+	pfd[0] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
+	return 1;
+}
+
+static int top_ready(const struct pollfd *pfd, unsigned int n, void *arg)
+{
+	struct top *t = arg;
+	bool rerender = false, redraw = false;
+	int ch, page = irq_rows_visible(t, head_height(t));
+
+	(void)pfd;
+	(void)n;
+	/* also after a SIGWINCH interrupted the poll: KEY_RESIZE */
+	while (!t->done && (ch = getch()) != ERR) {
+		switch (ch) {
+		case 'q': case 'Q':
+			t->done = true;
+			break;
+		case 'r': t->sort = IRQ_SORT_RATE; rerender = true; break;
+		case 't': t->sort = IRQ_SORT_TOTAL; rerender = true; break;
+		case 'i': t->sort = IRQ_SORT_IRQ; rerender = true; break;
+		case 'n': t->sort = IRQ_SORT_NAME; rerender = true; break;
+		case 'c': t->percpu = !t->percpu; rerender = true; break;
+		case KEY_RESIZE: redraw = true; break;
+		case KEY_DOWN: case 'j': t->scroll++; redraw = true; break;
+		case KEY_UP: case 'k':
+			if (t->scroll)
+				t->scroll--;
+			redraw = true;
+			break;
+		case KEY_NPAGE: case ' ':
+			t->scroll += page ? page : 1;
+			redraw = true;
+			break;
+		case KEY_PPAGE:
+			t->scroll = t->scroll > (size_t)page ? t->scroll - page : 0;
+			redraw = true;
+			break;
+		case KEY_HOME: t->scroll = 0; redraw = true; break;
+		case KEY_END: t->scroll = SIZE_MAX; redraw = true; break;
+		default:
+			break;
+		}
+	}
+	if (t->done)
+		return 0;
+	if (rerender)
+		show(t);
+	else if (redraw)
+		draw(t);
+	return 0;
+}
+
+/* ---- command line ---- */
+
+static int parse_delay(const char *s, uint64_t *ns)
+{
+	size_t digits = strspn(s, "0123456789");
+	char *end;
+	double v;
+
+	if (s[digits] == '.')
+		digits += 1 + strspn(s + digits + 1, "0123456789");
+	if (s[digits] || !strpbrk(s, "0123456789"))
+		return -1;
+	v = strtod(s, &end);
+	if (*end || !(v >= 0.01 && v <= 86400))
+		return -1;
+	*ns = (uint64_t)(v * 1e9);
+	return 0;
+}
+
+static int parse_sort(const char *s, enum irq_sort *by)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < sizeof(sort_names) / sizeof(sort_names[0]); i++) {
+		if (!strcmp(s, sort_names[i])) {
+			*by = i;
+			return 0;
+		}
+		if (is_prefix(s, sort_names[i])) {
+			*by = i;
+			n++;
+		}
+	}
+	return n == 1 ? 0 : -1;
+}
+
+/* A word or its short option: "delay" or "-d". */
+static bool is_opt(const char *arg, const char *word, const char *shrt)
+{
+	return !strcmp(arg, shrt) || (arg[0] != '-' && is_prefix(arg, word));
+}
+
+static int top_parse(struct top *t, int argc, char **argv)
+{
+	uint32_t v;
+	int a;
+
+	for (a = 0; a < argc; a++) {
+		const char *w = argv[a], *val = a + 1 < argc ? argv[a + 1] : NULL;
+
+		if (is_opt(w, "batch", "-b")) {
+			t->batch = true;
+			continue;
+		}
+		if (is_opt(w, "percpu", "-c")) {
+			t->percpu = true;
+			continue;
+		}
+		if (!is_opt(w, "delay", "-d") && !is_opt(w, "count", "-n") &&
+		    !is_opt(w, "sort", "-s") && !is_opt(w, "rows", "-r"))
+			return usage_err("top", "unexpected argument \"%s\"", w);
+		if (!val)
+			return usage_err("top", "\"%s\" needs a value", w);
+		a++;
+		if (is_opt(w, "delay", "-d")) {
+			if (parse_delay(val, &t->delay_ns))
+				return usage_err("top", "bad delay \"%s\" (seconds, 0.01 to 86400)",
+						 val);
+		} else if (is_opt(w, "sort", "-s")) {
+			if (parse_sort(val, &t->sort))
+				return usage_err("top", "bad sort key \"%s\" (rate, total, irq, name)",
+						 val);
+		} else if (parse_u32(val, &v) || !v) {
+			return usage_err("top", "bad %s \"%s\"", w, val);
+		} else if (is_opt(w, "count", "-n")) {
+			t->count = v;
+		} else {
+			t->rows = v;
+		}
+	}
+	if (opts.json && !t->batch)
+		return usage_err("top", "-j needs batch mode (-b)");
+	if (!t->batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
+		return usage_err("top", "not a terminal: use -b for plain text frames");
+	return EXIT_OK;
+}
+
+static void top_free(struct top *t)
+{
+	unsigned int i;
+
+	irq_labels_free(&t->names);
+	rate_base_free(&t->base);
+	rate_base_free(&t->then);
+	now_free(t);
+	free(t->head);
+	free(t->irqs);
+	for (i = 0; i < 32; i++)
+		free(t->softirq_names[i]);
+}
+
+int do_top(int argc, char **argv)
+{
+	static const struct kstat_sub_ops ops = {
+		.sample = on_sample,
+		.lost = on_lost,
+		.family = on_family,
+	};
+	static const struct sub_poll_ops keys = {
+		.max_fds = 1, .fill = top_fill, .ready = top_ready,
+	};
+	struct top t = { .delay_ns = 1000000000ULL, .sort = IRQ_SORT_RATE };
+	struct sub_run_opts o = { .ops = &ops, .arg = &t, .done = &t.done };
+	int ret;
+
+	if (argc && is_prefix(argv[0], "help"))
+		return show_help("top", top_usage, argc - 1);
+	ret = top_parse(&t, argc, argv);
+	if (ret)
+		return ret;
+	/* the module first: its error is clearer on a plain terminal */
+	if (!kstat_handle())
+		return EXIT_FAIL;
+	if (!t.batch) {
+		if (!initscr()) {
+			kstat_err("cannot initialise the terminal");
+			return EXIT_FAIL;
+		}
+		cbreak();
+		noecho();
+		nonl();
+		keypad(stdscr, TRUE);
+		nodelay(stdscr, TRUE);
+		curs_set(0);
+		t.curses = true;
+		o.poll = &keys;
+		show(&t);
+	}
+	ret = sub_run(&o);
+	if (t.curses)
+		endwin();
+	top_free(&t);
+	return ret;
+}
