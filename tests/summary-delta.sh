@@ -16,7 +16,10 @@ total=$(ls /sys/kernel/irq | wc -l)
 "$KSTAT" config set interval 500 keyframe 4
 "$KSTAT" -j monitor count 10 >"$TMPDIR/mon" &
 mon=$!
-sleep 1
+# Fire once the monitor has its first sample: fired before, the IRQ's
+# count is in that keyframe and no delta need carry it (a slow start on
+# a loaded debug kernel took longer than the three fires).
+monitor_wait 60 "$TMPDIR/mon" 1
 for i in 1 2 3; do irqsim_fire 100 0 7; sleep 1.2; done
 wait $mon
 
