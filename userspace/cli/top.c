@@ -487,23 +487,6 @@ static int top_ready(const struct pollfd *pfd, unsigned int n, void *arg)
 
 /* ---- command line ---- */
 
-static int parse_delay(const char *s, uint64_t *ns)
-{
-	size_t digits = strspn(s, "0123456789");
-	char *end;
-	double v;
-
-	if (s[digits] == '.')
-		digits += 1 + strspn(s + digits + 1, "0123456789");
-	if (s[digits] || !strpbrk(s, "0123456789"))
-		return -1;
-	v = strtod(s, &end);
-	if (*end || !(v >= 0.01 && v <= 86400))
-		return -1;
-	*ns = (uint64_t)(v * 1e9);
-	return 0;
-}
-
 static int parse_sort(const char *s, enum irq_sort *by)
 {
 	unsigned int i, n = 0;
@@ -550,7 +533,7 @@ static int top_parse(struct top *t, int argc, char **argv)
 			return usage_err("top", "\"%s\" needs a value", w);
 		a++;
 		if (is_opt(w, "delay", "-d")) {
-			if (parse_delay(val, &t->delay_ns))
+			if (parse_seconds(val, &t->delay_ns))
 				return usage_err("top", "bad delay \"%s\" (seconds, 0.01 to 86400)",
 						 val);
 		} else if (is_opt(w, "sort", "-s")) {

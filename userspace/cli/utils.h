@@ -66,4 +66,10 @@ unsigned int u64_width(uint64_t v);
 const char *col_fmt(char buf[COL_FMT_LEN], const char *lead, int width,
 		    const char *conv);
 
+/*
+ * Seconds as plain decimal, 0.01 to 86400, into @ns; -1 if @s is not
+ * one (watch's interval, top's delay).
+ */
+int parse_seconds(const char *s, uint64_t *ns);
+
 #endif /* KSTAT_CLI_UTILS_H */

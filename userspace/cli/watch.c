@@ -119,27 +119,6 @@ static void on_family(int present, void *arg)
 	print_family_event(present);
 }
 
-/*
- * Seconds as plain decimal ("2", "0.5"): strtod alone would also take
- * " 1", "+1", "1e1" and "0x1", which no other number of the CLI takes.
- */
-static int parse_seconds(const char *s, uint64_t *ns)
-{
-	size_t digits = strspn(s, "0123456789");
-	char *end;
-	double v;
-
-	if (s[digits] == '.')
-		digits += 1 + strspn(s + digits + 1, "0123456789");
-	if (s[digits] || !strpbrk(s, "0123456789"))
-		return -1;
-	v = strtod(s, &end);
-	if (*end || !(v >= 0.01 && v <= 86400))
-		return -1;
-	*ns = (uint64_t)(v * 1e9);
-	return 0;
-}
-
 /* The words of watch, in the order of enum watch_what first. */
 static const char *const watch_words[] = {
 	"cpu", "irq", "softirq", "interval", "count", "top", "help", NULL
