@@ -14,12 +14,16 @@
 #include <linux/kernel.h>
 #include <linux/stddef.h>
 #include <linux/hardirq.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <net/netlink.h>
 
-#include "kstat.h"
+#include "kst.h"
 #include "compat.h"
+#include "ext.h"
 
 #ifdef CONFIG_X86
-#define KSTAT_ARCH(_name, _field, _desc, _sum) {			\
+#define KST_ARCH(_name, _field, _desc, _sum) {			\
 	.name = _name,							\
 	.desc = _desc,							\
 	.offset = offsetof(irq_cpustat_t, _field),			\
@@ -27,56 +31,56 @@
 }
 
 /* In /proc/interrupts order; _sum as arch_irq_stat_cpu() counts them. */
-const struct kstat_arch_counter kstat_arch_counters[] = {
-	KSTAT_ARCH("NMI", __nmi_count, "Non-maskable interrupts", true),
+const struct kst_arch_counter kst_arch_counters[] = {
+	KST_ARCH("NMI", __nmi_count, "Non-maskable interrupts", true),
 #ifdef CONFIG_X86_LOCAL_APIC
-	KSTAT_ARCH("LOC", apic_timer_irqs, "Local timer interrupts", true),
-	KSTAT_ARCH("SPU", irq_spurious_count, "Spurious interrupts", true),
-	KSTAT_ARCH("PMI", apic_perf_irqs,
-		   "Performance monitoring interrupts", true),
-	KSTAT_ARCH("IWI", apic_irq_work_irqs, "IRQ work interrupts", true),
-	KSTAT_ARCH("RTR", icr_read_retry_count, "APIC ICR read retries", true),
-	KSTAT_ARCH("PLT", x86_platform_ipis, "Platform interrupts", true),
+	KST_ARCH("LOC", apic_timer_irqs, "Local timer interrupts", true),
+	KST_ARCH("SPU", irq_spurious_count, "Spurious interrupts", true),
+	KST_ARCH("PMI", apic_perf_irqs,
+		 "Performance monitoring interrupts", true),
+	KST_ARCH("IWI", apic_irq_work_irqs, "IRQ work interrupts", true),
+	KST_ARCH("RTR", icr_read_retry_count, "APIC ICR read retries", true),
+	KST_ARCH("PLT", x86_platform_ipis, "Platform interrupts", true),
 #endif
 #ifdef CONFIG_SMP
-	KSTAT_ARCH("RES", irq_resched_count, "Rescheduling interrupts", true),
-	KSTAT_ARCH("CAL", irq_call_count, "Function call interrupts", true),
-	KSTAT_ARCH("TLB", irq_tlb_count, "TLB shootdowns", false),
+	KST_ARCH("RES", irq_resched_count, "Rescheduling interrupts", true),
+	KST_ARCH("CAL", irq_call_count, "Function call interrupts", true),
+	KST_ARCH("TLB", irq_tlb_count, "TLB shootdowns", false),
 #endif
 #ifdef CONFIG_X86_THERMAL_VECTOR
-	KSTAT_ARCH("TRM", irq_thermal_count, "Thermal event interrupts", true),
+	KST_ARCH("TRM", irq_thermal_count, "Thermal event interrupts", true),
 #endif
 #ifdef CONFIG_X86_MCE_THRESHOLD
-	KSTAT_ARCH("THR", irq_threshold_count, "Threshold APIC interrupts",
-		   true),
+	KST_ARCH("THR", irq_threshold_count, "Threshold APIC interrupts",
+		 true),
 #endif
 #ifdef CONFIG_X86_MCE_AMD
-	KSTAT_ARCH("DFR", irq_deferred_error_count,
-		   "Deferred Error APIC interrupts", false),
+	KST_ARCH("DFR", irq_deferred_error_count,
+		 "Deferred Error APIC interrupts", false),
 #endif
 #ifdef CONFIG_X86_HV_CALLBACK_VECTOR
-	KSTAT_ARCH("HYP", irq_hv_callback_count,
-		   "Hypervisor callback interrupts", false),
+	KST_ARCH("HYP", irq_hv_callback_count,
+		 "Hypervisor callback interrupts", false),
 #endif
 #if IS_ENABLED(CONFIG_HYPERV)
-	KSTAT_ARCH("HRE", irq_hv_reenlightenment_count,
-		   "Hyper-V reenlightenment interrupts", false),
-	KSTAT_ARCH("HVS", hyperv_stimer0_count, "Hyper-V stimer0 interrupts",
-		   false),
+	KST_ARCH("HRE", irq_hv_reenlightenment_count,
+		 "Hyper-V reenlightenment interrupts", false),
+	KST_ARCH("HVS", hyperv_stimer0_count, "Hyper-V stimer0 interrupts",
+		 false),
 #endif
-#if KSTAT_HAVE_KVM_IPIS
-	KSTAT_ARCH("PIN", kvm_posted_intr_ipis,
-		   "Posted-interrupt notification event", false),
-	KSTAT_ARCH("NPI", kvm_posted_intr_nested_ipis,
-		   "Nested posted-interrupt event", false),
-	KSTAT_ARCH("PIW", kvm_posted_intr_wakeup_ipis,
-		   "Posted-interrupt wakeup event", false),
+#if KST_HAVE_KVM_IPIS
+	KST_ARCH("PIN", kvm_posted_intr_ipis,
+		 "Posted-interrupt notification event", false),
+	KST_ARCH("NPI", kvm_posted_intr_nested_ipis,
+		 "Nested posted-interrupt event", false),
+	KST_ARCH("PIW", kvm_posted_intr_wakeup_ipis,
+		 "Posted-interrupt wakeup event", false),
 #endif
 };
 
-const unsigned int kstat_nr_arch_counters = ARRAY_SIZE(kstat_arch_counters);
+const unsigned int kst_nr_arch_counters = ARRAY_SIZE(kst_arch_counters);
 
-u32 kstat_arch_read(const struct kstat_arch_counter *c, unsigned int cpu)
+u32 kst_arch_read(const struct kst_arch_counter *c, unsigned int cpu)
 {
 	const char *base = (const char *)per_cpu_ptr(&irq_stat, cpu);
 
@@ -84,33 +88,179 @@ u32 kstat_arch_read(const struct kstat_arch_counter *c, unsigned int cpu)
 }
 #else
 /* Other architectures: no arch rows yet; the "intr" total is IRQs only. */
-const struct kstat_arch_counter kstat_arch_counters[] = {};
-const unsigned int kstat_nr_arch_counters;
+const struct kst_arch_counter kst_arch_counters[] = {};
+const unsigned int kst_nr_arch_counters;
 
-u32 kstat_arch_read(const struct kstat_arch_counter *c, unsigned int cpu)
+u32 kst_arch_read(const struct kst_arch_counter *c, unsigned int cpu)
 {
 	return 0;
 }
 #endif
 
-u64 kstat_arch_total(const struct kstat_arch_counter *c)
+u64 kst_arch_total(const struct kst_arch_counter *c)
 {
 	unsigned int cpu;
 	u64 sum = 0;
 
 	for_each_possible_cpu(cpu)
-		sum += kstat_arch_read(c, cpu);
+		sum += kst_arch_read(c, cpu);
 	return sum;
 }
 
 /* This CPU's share of the arch counters in /proc/stat's "intr" total. */
-u64 kstat_arch_intr_sum(unsigned int cpu)
+u64 kst_arch_intr_sum(unsigned int cpu)
 {
 	unsigned int i;
 	u64 sum = 0;
 
-	for (i = 0; i < kstat_nr_arch_counters; i++)
-		if (kstat_arch_counters[i].in_intr_sum)
-			sum += kstat_arch_read(&kstat_arch_counters[i], cpu);
+	for (i = 0; i < kst_nr_arch_counters; i++)
+		if (kst_arch_counters[i].in_intr_sum)
+			sum += kst_arch_read(&kst_arch_counters[i], cpu);
 	return sum;
 }
+
+static u32 kst_arch_percpu_read(const void *obj, unsigned int cpu)
+{
+	return kst_arch_read(obj, cpu);
+}
+
+/*
+ * The one encoder of an arch row.  @count: the total the caller read
+ * (dumps) or extended (summaries).  The description goes where a reader
+ * meets the row first: dumps and keyframes.
+ */
+int kst_arch_fill(struct sk_buff *skb, int type,
+		  const struct kst_arch_counter *c, u64 count, bool with_desc,
+		  const struct kst_sel *sel)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, type);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_string(skb, KSTAT_A_ARCH_NAME, c->name) ||
+	    (with_desc && nla_put_string(skb, KSTAT_A_ARCH_DESC, c->desc)) ||
+	    nla_put_u64_64bit(skb, KSTAT_A_ARCH_COUNT, count,
+			      KSTAT_A_ARCH_PAD))
+		goto cancel;
+	if ((sel->flags & KSTAT_F_PERCPU) &&
+	    kst_percpu_fill(skb, KSTAT_A_ARCH_PERCPU, sel,
+			    kst_arch_percpu_read, c))
+		goto cancel;
+	nla_nest_end(skb, nest);
+	return 0;
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+/*
+ * ---- summary section: the arch rows and /proc/stat's "intr" total -------
+ *
+ * Sent with the IRQs (KSTAT_SECTION_IRQ).  The total is built from the
+ * same reads: the IRQs' per-CPU sums (unsigned long, which does not wrap
+ * on 64-bit) plus the extended rows that count in it.
+ */
+struct kst_arch_state {
+	u32 *raw;			/* [row * nr_cpu_ids + cpu] */
+	u64 *ext;
+	u64 intr_sum;
+};
+
+static void kst_arch_state_free(void *state, bool committed)
+{
+	struct kst_arch_state *s = state;
+
+	if (!s)
+		return;
+	kvfree(s->raw);
+	kfree(s->ext);
+	kfree(s);
+}
+
+static void *kst_arch_state_alloc(void)
+{
+	unsigned int n = max(kst_nr_arch_counters, 1U);
+	struct kst_arch_state *s = kzalloc(sizeof(*s), GFP_KERNEL);
+
+	if (!s)
+		return NULL;
+	s->raw = kvcalloc(n * nr_cpu_ids, sizeof(u32), GFP_KERNEL);
+	s->ext = kcalloc(n, sizeof(u64), GFP_KERNEL);
+	if (!s->raw || !s->ext) {
+		kst_arch_state_free(s, false);
+		return NULL;
+	}
+	return s;
+}
+
+static int kst_arch_collect(void *cur, void *last, bool *renewed)
+{
+	struct kst_arch_state *c = cur, *l = last;
+	const struct kst_arch_counter *a;
+	unsigned int i, cpu;
+	u32 *row;
+
+	c->intr_sum = 0;
+	for_each_possible_cpu(cpu)
+		c->intr_sum += kstat_cpu_irqs_sum(cpu);
+	for (i = 0; i < kst_nr_arch_counters; i++) {
+		a = &kst_arch_counters[i];
+		row = c->raw + i * nr_cpu_ids;
+		kst_row_read(row, kst_arch_percpu_read, a);
+		c->ext[i] = kst_ext_row(l ? l->ext[i] : 0, row,
+					l ? l->raw + i * nr_cpu_ids : NULL,
+					nr_cpu_ids);
+		if (a->in_intr_sum)
+			c->intr_sum += c->ext[i];
+	}
+	*renewed = false;
+	return 0;
+}
+
+static int kst_arch_put_item(struct sk_buff *skb, const struct kst_writer *w,
+			     const void *obj, unsigned int i)
+{
+	const struct kst_arch_state *s = obj;
+	const struct kst_sel sel = { };
+
+	return kst_arch_fill(skb, KSTAT_A_SAMPLE_ARCH, &kst_arch_counters[i],
+			     s->ext[i], w->h->key, &sel);
+}
+
+static int kst_intr_sum_put_item(struct sk_buff *skb,
+				 const struct kst_writer *w, const void *obj,
+				 unsigned int unused)
+{
+	const struct kst_arch_state *s = obj;
+
+	return nla_put_u64_64bit(skb, KSTAT_A_SAMPLE_INTR_SUM, s->intr_sum,
+				 KSTAT_A_SAMPLE_PAD);
+}
+
+/* A delta carries the rows that moved; every sample the total. */
+static int kst_arch_write(struct kst_writer *w, const void *cur,
+			  const void *base)
+{
+	const struct kst_arch_state *s = cur, *b = base;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < kst_nr_arch_counters; i++) {
+		if (!w->h->key && s->ext[i] == b->ext[i])
+			continue;
+		err = kst_sample_put(w, kst_arch_put_item, s, i);
+		if (err)
+			return err;
+	}
+	return kst_sample_put(w, kst_intr_sum_put_item, s, 0);
+}
+
+const struct kst_section kst_arch_section = {
+	.name		= "arch",
+	.sections	= KSTAT_SECTION_IRQ,
+	.state_alloc	= kst_arch_state_alloc,
+	.state_free	= kst_arch_state_free,
+	.collect	= kst_arch_collect,
+	.write		= kst_arch_write,
+};

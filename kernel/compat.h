@@ -18,7 +18,7 @@
  * 6.2 split do and dump ops: a dump's attributes moved from
  * genl_dumpit_info's attrs into its genl_info.
  */
-static inline struct nlattr **kstat_dump_attrs(struct netlink_callback *cb)
+static inline struct nlattr **kst_dump_attrs(struct netlink_callback *cb)
 {
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
 	return genl_dumpit_info(cb)->info.attrs;
@@ -29,28 +29,28 @@ static inline struct nlattr **kstat_dump_attrs(struct netlink_callback *cb)
 
 /*
  * 6.10 made the per-CPU IRQ count a struct irqstat (.cnt, and a snapshot
- * .ref with GENERIC_IRQ_STAT_SNAPSHOT).  KSTAT_DESC_CNT() names the
+ * .ref with GENERIC_IRQ_STAT_SNAPSHOT).  KST_DESC_CNT() names the
  * per-CPU counter, for per_cpu() and this_cpu ops (the test module
  * tests/irqsim writes it too).
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
-#define KSTAT_DESC_CNT(desc)	((desc)->kstat_irqs->cnt)
+#define KST_DESC_CNT(desc)	((desc)->kstat_irqs->cnt)
 #else
-#define KSTAT_DESC_CNT(desc)	(*(desc)->kstat_irqs)
+#define KST_DESC_CNT(desc)	(*(desc)->kstat_irqs)
 #endif
 
-static inline unsigned int kstat_desc_cpu_count(struct irq_desc *desc,
-						unsigned int cpu)
+static inline unsigned int kst_desc_cpu_count(struct irq_desc *desc,
+					      unsigned int cpu)
 {
 	/* data_race: bumped locklessly; /proc/interrupts reads it so too */
-	return data_race(per_cpu(KSTAT_DESC_CNT(desc), cpu));
+	return data_race(per_cpu(KST_DESC_CNT(desc), cpu));
 }
 
 /* The KVM posted-interrupt counters: under HAVE_KVM until 6.9, then KVM. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
-#define KSTAT_HAVE_KVM_IPIS	IS_ENABLED(CONFIG_KVM)
+#define KST_HAVE_KVM_IPIS	IS_ENABLED(CONFIG_KVM)
 #else
-#define KSTAT_HAVE_KVM_IPIS	IS_ENABLED(CONFIG_HAVE_KVM)
+#define KST_HAVE_KVM_IPIS	IS_ENABLED(CONFIG_HAVE_KVM)
 #endif
 
 #endif /* _KSTAT_COMPAT_H */

@@ -12,12 +12,12 @@
  * Pure C on fixed-width types, with no kernel header: the host unit test
  * tests/unit/test_ext compiles this very file.
  */
-#ifndef _KSTAT_EXT_H
-#define _KSTAT_EXT_H
+#ifndef _KST_EXT_H
+#define _KST_EXT_H
 
 /* @base plus what each of @n counters advanced from @before to @now. */
-static inline __u64 kstat_ext_advance(__u64 base, const __u32 *now,
-				      const __u32 *before, unsigned int n)
+static inline __u64 kst_ext_advance(__u64 base, const __u32 *now,
+				    const __u32 *before, unsigned int n)
 {
 	unsigned int i;
 
@@ -27,7 +27,7 @@ static inline __u64 kstat_ext_advance(__u64 base, const __u32 *now,
 }
 
 /* The first reading: the plain 64-bit sum, what /proc shows. */
-static inline __u64 kstat_ext_start(const __u32 *now, unsigned int n)
+static inline __u64 kst_ext_start(const __u32 *now, unsigned int n)
 {
 	unsigned int i;
 	__u64 sum = 0;
@@ -37,4 +37,12 @@ static inline __u64 kstat_ext_start(const __u32 *now, unsigned int n)
 	return sum;
 }
 
-#endif /* _KSTAT_EXT_H */
+/* @before NULL: the first reading of a row. */
+static inline __u64 kst_ext_row(__u64 base, const __u32 *now,
+				const __u32 *before, unsigned int n)
+{
+	return before ? kst_ext_advance(base, now, before, n) :
+			kst_ext_start(now, n);
+}
+
+#endif /* _KST_EXT_H */

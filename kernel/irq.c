@@ -16,14 +16,17 @@
 #include <linux/jhash.h>
 #include <linux/kernel_stat.h>
 #include <linux/kobject.h>
+#include <linux/mm.h>
 #include <linux/rcupdate.h>
+#include <linux/slab.h>
 #include <linux/string.h>
+#include <net/netlink.h>
 
-#include "kstat.h"
+#include "kst.h"
 #include "compat.h"
 
 /* Caller holds rcu_read_lock(). */
-struct irq_desc *kstat_irq_to_desc(unsigned int irq)
+static struct irq_desc *kst_irq_to_desc(unsigned int irq)
 {
 	struct irq_data *data = irq_get_irq_data(irq);
 
@@ -36,7 +39,7 @@ struct irq_desc *kstat_irq_to_desc(unsigned int irq)
  * per-CPU walk is needed.  The kernel also sums NMI descriptors, a state
  * modules cannot see; x86 has no NMI descriptors.
  */
-u32 kstat_desc_count(struct irq_desc *desc)
+static u32 kst_desc_count(struct irq_desc *desc)
 {
 	unsigned int cpu;
 	u32 sum = 0;
@@ -48,21 +51,21 @@ u32 kstat_desc_count(struct irq_desc *desc)
 		return data_race(desc->tot_count);
 
 	for_each_possible_cpu(cpu)
-		sum += kstat_desc_cpu_count(desc, cpu);
+		sum += kst_desc_cpu_count(desc, cpu);
 	return sum;
 }
 
-static void kstat_desc_percpu(struct irq_desc *desc,
-			      const struct kstat_sel *sel, u32 *out)
+static void kst_desc_percpu(struct irq_desc *desc,
+			    const struct kst_sel *sel, u32 *out)
 {
 	unsigned int cpu, i = 0;
 
 	for (cpu = sel->cpu_first; cpu <= sel->cpu_last; cpu++, i++)
-		out[i] = desc->kstat_irqs ? kstat_desc_cpu_count(desc, cpu) : 0;
+		out[i] = desc->kstat_irqs ? kst_desc_cpu_count(desc, cpu) : 0;
 }
 
-static void kstat_copy_actions(struct irq_desc *desc,
-			       struct kstat_irq_snap *snap)
+static void kst_copy_actions(struct irq_desc *desc,
+			     struct kst_irq_snap *snap)
 {
 	struct irqaction *action;
 	size_t room = sizeof(snap->actions), len;
@@ -71,8 +74,8 @@ static void kstat_copy_actions(struct irq_desc *desc,
 	for (action = desc->action; action; action = action->next) {
 		if (!action->name)
 			continue;
-		len = strnlen(action->name, KSTAT_NAME_MAX - 1) + 1;
-		/* Keep whole names only; KSTAT_ACTIONS_MAX bounds a reply. */
+		len = strnlen(action->name, KST_NAME_MAX - 1) + 1;
+		/* Keep whole names only; KST_ACTIONS_MAX bounds a reply. */
 		if (len > room)
 			break;
 		memcpy(p, action->name, len - 1);
@@ -83,7 +86,7 @@ static void kstat_copy_actions(struct irq_desc *desc,
 	snap->actions_len = p - snap->actions;
 }
 
-static void kstat_desc_meta(struct irq_desc *desc, struct kstat_irq_snap *snap)
+static void kst_desc_meta(struct irq_desc *desc, struct kst_irq_snap *snap)
 {
 	struct irq_chip *chip;
 	unsigned long flags;
@@ -97,44 +100,149 @@ static void kstat_desc_meta(struct irq_desc *desc, struct kstat_irq_snap *snap)
 	snap->hwirq = desc->irq_data.hwirq;
 	snap->level = irqd_is_level_type(&desc->irq_data);
 	strscpy(snap->name, desc->name ? desc->name : "", sizeof(snap->name));
-	kstat_copy_actions(desc, snap);
+	kst_copy_actions(desc, snap);
 	raw_spin_unlock_irqrestore(&desc->lock, flags);
 }
 
-int kstat_irq_snapshot(unsigned int irq, const struct kstat_sel *sel,
-		       struct kstat_irq_snap *snap)
+int kst_irq_snapshot(unsigned int irq, const struct kst_sel *sel,
+		     struct kst_irq_snap *snap)
 {
 	struct irq_desc *desc;
 	int ret = 0;
 
 	rcu_read_lock();
-	desc = kstat_irq_to_desc(irq);
+	desc = kst_irq_to_desc(irq);
 	snap->id = (unsigned long)desc;
 	if (!desc) {
 		ret = -ENOENT;
 		goto out;
 	}
 	snap->irq = irq;
-	snap->count = kstat_desc_count(desc);
+	snap->count = kst_desc_count(desc);
 	if (sel->flags & KSTAT_F_PERCPU)
-		kstat_desc_percpu(desc, sel, snap->percpu);
+		kst_desc_percpu(desc, sel, snap->percpu);
 	if (sel->flags & KSTAT_F_META)
-		kstat_desc_meta(desc, snap);
+		kst_desc_meta(desc, snap);
 out:
 	rcu_read_unlock();
 	return ret;
 }
 
+struct kst_irq_snap *kst_irq_snap_alloc(const struct kst_sel *sel)
+{
+	struct kst_irq_snap *snap;
+
+	snap = kvzalloc(sizeof(*snap) + kst_sel_nr_cpus(sel) * sizeof(u32),
+			GFP_KERNEL);
+	if (snap)
+		snap->percpu = (u32 *)(snap + 1);
+	return snap;
+}
+
+size_t kst_irq_size(const struct kst_irq_snap *snap,
+		    const struct kst_sel *sel)
+{
+	size_t size = nla_total_size(0) + nla_total_size(sizeof(u32)) +
+		      nla_total_size_64bit(sizeof(u64));
+	const char *p = snap->actions;
+
+	if (sel->flags & KSTAT_F_PERCPU)
+		size += kst_percpu_size(sel);
+	if (!(sel->flags & KSTAT_F_META))
+		return size;
+
+	size += nla_total_size(strlen(snap->chip) + 1);
+	size += nla_total_size_64bit(sizeof(u64));	/* hwirq */
+	size += nla_total_size(sizeof(u8));		/* level */
+	size += nla_total_size(strlen(snap->name) + 1);
+	while (p < snap->actions + snap->actions_len) {
+		size += nla_total_size(strlen(p) + 1);
+		p += strlen(p) + 1;
+	}
+	return size;
+}
+
+static int kst_irq_fill_meta(struct sk_buff *skb,
+			     const struct kst_irq_snap *snap)
+{
+	const char *p = snap->actions;
+
+	if (nla_put_string(skb, KSTAT_A_IRQ_CHIP, snap->chip) ||
+	    (snap->has_hwirq &&
+	     nla_put_u64_64bit(skb, KSTAT_A_IRQ_HWIRQ, snap->hwirq,
+			       KSTAT_A_IRQ_PAD)) ||
+	    nla_put_u8(skb, KSTAT_A_IRQ_LEVEL, snap->level) ||
+	    (snap->name[0] && nla_put_string(skb, KSTAT_A_IRQ_NAME, snap->name)))
+		return -EMSGSIZE;
+
+	while (p < snap->actions + snap->actions_len) {
+		if (nla_put_string(skb, KSTAT_A_IRQ_ACTION, p))
+			return -EMSGSIZE;
+		p += strlen(p) + 1;
+	}
+	return 0;
+}
+
+/* The one encoder of an IRQ, for do, dump and summary alike. */
+int kst_irq_fill(struct sk_buff *skb, int type,
+		 const struct kst_irq_snap *snap, const struct kst_sel *sel)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, type);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, KSTAT_A_IRQ_ID, snap->irq) ||
+	    nla_put_u64_64bit(skb, KSTAT_A_IRQ_COUNT, snap->count,
+			      KSTAT_A_IRQ_PAD))
+		goto cancel;
+	if ((sel->flags & KSTAT_F_PERCPU) &&
+	    nla_put(skb, KSTAT_A_IRQ_PERCPU,
+		    kst_sel_nr_cpus(sel) * sizeof(u32), snap->percpu))
+		goto cancel;
+	if ((sel->flags & KSTAT_F_META) && kst_irq_fill_meta(skb, snap))
+		goto cancel;
+	nla_nest_end(skb, nest);
+	return 0;
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+/*
+ * The same nest as kst_irq_fill() for totals only, in a dump's common
+ * case: one tailroom check and three headers written in place, instead
+ * of a nest and two puts each checking for room.  Returns 1 where u64
+ * attributes need padding: the caller takes kst_irq_fill() then.
+ */
+int kst_irq_fill_totals(struct sk_buff *skb, u32 irq, u64 count)
+{
+	const int size = nla_total_size(0) + nla_total_size(sizeof(u32)) +
+			 nla_total_size(sizeof(u64));
+	struct nlattr *nest;
+
+	if (nla_need_padding_for_64bit(skb))
+		return 1;
+	if (skb_tailroom(skb) < size)
+		return -EMSGSIZE;
+	nest = skb_put(skb, NLA_HDRLEN);
+	nest->nla_type = KSTAT_A_IRQ | NLA_F_NESTED;
+	__nla_put(skb, KSTAT_A_IRQ_ID, sizeof(irq), &irq);
+	__nla_put(skb, KSTAT_A_IRQ_COUNT, sizeof(count), &count);
+	nest->nla_len = skb_tail_pointer(skb) - (unsigned char *)nest;
+	return 0;
+}
+
 /* Mix one IRQ number and its descriptor's identity (0: none) into @hash. */
-u32 kstat_irq_fingerprint_mix(u32 hash, unsigned int irq, unsigned long id)
+u32 kst_irq_fingerprint_mix(u32 hash, unsigned int irq, unsigned long id)
 {
 	return jhash_3words(irq, (u32)id, (u32)(id >> 16 >> 16), hash);
 }
 
-static u32 kstat_fingerprint_one(u32 hash, unsigned int irq)
+static u32 kst_fingerprint_one(u32 hash, unsigned int irq)
 {
-	return kstat_irq_fingerprint_mix(hash, irq,
-					 (unsigned long)kstat_irq_to_desc(irq));
+	return kst_irq_fingerprint_mix(hash, irq,
+					 (unsigned long)kst_irq_to_desc(irq));
 }
 
 /*
@@ -143,8 +251,8 @@ static u32 kstat_fingerprint_one(u32 hash, unsigned int irq)
  * replies that span such a change.  It costs one lookup per selected IRQ,
  * never a walk over IRQs outside the selection.
  */
-u32 kstat_irq_set_fingerprint(const u32 *list, unsigned int nr,
-			      unsigned int first, unsigned int last)
+u32 kst_irq_set_fingerprint(const u32 *list, unsigned int nr,
+			    unsigned int first, unsigned int last)
 {
 	unsigned int i, end = min_t(unsigned int, last, nr_irqs - 1);
 	u32 hash = 0;
@@ -152,10 +260,10 @@ u32 kstat_irq_set_fingerprint(const u32 *list, unsigned int nr,
 	rcu_read_lock();
 	if (list) {
 		for (i = 0; i < nr; i++)
-			hash = kstat_fingerprint_one(hash, list[i]);
+			hash = kst_fingerprint_one(hash, list[i]);
 	} else {
 		for (i = first; i <= end; i++)
-			hash = kstat_fingerprint_one(hash, i);
+			hash = kst_fingerprint_one(hash, i);
 	}
 	rcu_read_unlock();
 	return hash;
@@ -166,14 +274,14 @@ u32 kstat_irq_set_fingerprint(const u32 *list, unsigned int nr,
  * counters arch_irq_stat_cpu() adds, over possible CPUs.  Counters modules
  * cannot read (ERR, MIS, MCE, MCP on x86) are not in it; see arch.c.
  */
-u64 kstat_intr_sum(void)
+u64 kst_intr_sum(void)
 {
 	unsigned int cpu;
 	u64 sum = 0;
 
 	for_each_possible_cpu(cpu) {
 		sum += kstat_cpu_irqs_sum(cpu);
-		sum += kstat_arch_intr_sum(cpu);
+		sum += kst_arch_intr_sum(cpu);
 	}
 	return sum;
 }
@@ -189,17 +297,219 @@ u64 kstat_intr_sum(void)
  * never freed.
  */
 #ifdef CONFIG_SPARSE_IRQ
-void kstat_desc_hold(struct irq_desc *desc)
+static void kst_desc_hold(struct irq_desc *desc)
 {
 	kobject_get(&desc->kobj);
 }
 
 /* May free the descriptor: process context, no locks held. */
-void kstat_desc_release(struct irq_desc *desc)
+static void kst_desc_release(struct irq_desc *desc)
 {
 	kobject_put(&desc->kobj);
 }
 #else
-void kstat_desc_hold(struct irq_desc *desc) { }
-void kstat_desc_release(struct irq_desc *desc) { }
+static void kst_desc_hold(struct irq_desc *desc) { }
+static void kst_desc_release(struct irq_desc *desc) { }
 #endif
+
+/*
+ * ---- summary section: every IRQ's count, keyed by descriptor -------------
+ *
+ * A state pins every descriptor it holds (kst_desc_hold()).  A count is
+ * extended from the last committed state's only when the descriptor is
+ * the same one; a descriptor that came, went or was replaced restarts
+ * from its own count and is marked renewed: a new generation.  Commit
+ * and discard then settle the pins, so that each descriptor is held by
+ * the committed state alone.
+ */
+struct kst_irq_state {
+	unsigned int nr;		/* IRQ numbers covered */
+	struct irq_desc **desc;		/* per IRQ number, pinned, or NULL */
+	u32 *raw;			/* the kernel's 32-bit totals */
+	u64 *ext;			/* extended */
+	unsigned long *changed;		/* IRQs that go into a delta */
+	unsigned long *renewed;		/* descriptor differs from last's */
+	struct kst_irq_snap *snap;	/* per-CPU reads while writing */
+};
+
+static void kst_irq_state_free_arrays(struct kst_irq_state *s)
+{
+	kvfree(s->desc);
+	kvfree(s->raw);
+	kvfree(s->ext);
+	bitmap_free(s->changed);
+	bitmap_free(s->renewed);
+}
+
+static void kst_irq_state_free(void *state, bool committed)
+{
+	struct kst_irq_state *s = state;
+	unsigned int irq;
+
+	if (!s)
+		return;
+	for (irq = 0; committed && irq < s->nr; irq++)
+		if (s->desc[irq])
+			kst_desc_release(s->desc[irq]);
+	kst_irq_state_free_arrays(s);
+	kvfree(s->snap);
+	kfree(s);
+}
+
+/* Cover IRQ numbers below @nr, keeping what the first s->nr hold. */
+static int kst_irq_state_resize(struct kst_irq_state *s, unsigned int nr)
+{
+	struct kst_irq_state n = { };
+
+	if (nr <= s->nr)
+		return 0;
+	n.desc = kvcalloc(nr, sizeof(*n.desc), GFP_KERNEL);
+	n.raw = kvcalloc(nr, sizeof(u32), GFP_KERNEL);
+	n.ext = kvcalloc(nr, sizeof(u64), GFP_KERNEL);
+	n.changed = bitmap_zalloc(nr, GFP_KERNEL);
+	n.renewed = bitmap_zalloc(nr, GFP_KERNEL);
+	if (!n.desc || !n.raw || !n.ext || !n.changed || !n.renewed) {
+		kst_irq_state_free_arrays(&n);
+		return -ENOMEM;
+	}
+	if (s->nr) {
+		memcpy(n.desc, s->desc, s->nr * sizeof(*n.desc));
+		memcpy(n.raw, s->raw, s->nr * sizeof(u32));
+		memcpy(n.ext, s->ext, s->nr * sizeof(u64));
+	}
+	kst_irq_state_free_arrays(s);
+	s->desc = n.desc;
+	s->raw = n.raw;
+	s->ext = n.ext;
+	s->changed = n.changed;
+	s->renewed = n.renewed;
+	s->nr = nr;
+	return 0;
+}
+
+static void *kst_irq_state_alloc(void)
+{
+	const struct kst_sel all = kst_sel_all_cpus(KSTAT_F_PERCPU);
+	struct kst_irq_state *s = kzalloc(sizeof(*s), GFP_KERNEL);
+
+	if (!s)
+		return NULL;
+	s->snap = kst_irq_snap_alloc(&all);
+	if (!s->snap || kst_irq_state_resize(s, nr_irqs)) {
+		kst_irq_state_free(s, false);
+		return NULL;
+	}
+	return s;
+}
+
+/* One IRQ number into @c, against @l (NULL: no committed state). */
+static void kst_irq_collect_one(struct kst_irq_state *c,
+				const struct kst_irq_state *l,
+				unsigned int irq, struct irq_desc *desc)
+{
+	u32 raw;
+
+	c->desc[irq] = desc;
+	if (desc != (l ? l->desc[irq] : NULL))
+		__set_bit(irq, c->renewed);
+	if (!desc)
+		return;
+	raw = kst_desc_count(desc);
+	c->raw[irq] = raw;
+	if (l && desc == l->desc[irq]) {
+		c->ext[irq] = l->ext[irq] + (u32)(raw - l->raw[irq]);
+		if (c->ext[irq] != l->ext[irq])
+			__set_bit(irq, c->changed);
+		return;
+	}
+	kst_desc_hold(desc);
+	c->ext[irq] = raw;
+	__set_bit(irq, c->changed);
+}
+
+static int kst_irq_collect(void *cur, void *last, bool *renewed)
+{
+	struct kst_irq_state *c = cur, *l = last;
+	unsigned int irq, nr = nr_irqs;
+	unsigned int cover = max3(nr, c->nr, l ? l->nr : 0);
+
+	/* nr_irqs only grows; both states cover the same numbers */
+	if (kst_irq_state_resize(c, cover) ||
+	    (l && kst_irq_state_resize(l, cover)))
+		return -ENOMEM;
+	bitmap_zero(c->changed, c->nr);
+	bitmap_zero(c->renewed, c->nr);
+	rcu_read_lock();
+	for (irq = 0; irq < c->nr; irq++)
+		kst_irq_collect_one(c, l, irq,
+				    irq < nr ? kst_irq_to_desc(irq) : NULL);
+	rcu_read_unlock();
+	*renewed = !bitmap_empty(c->renewed, c->nr);
+	return 0;
+}
+
+/* Per-CPU counts are read as the message is built. */
+static int kst_irq_put_item(struct sk_buff *skb, const struct kst_writer *w,
+			    const void *obj, unsigned int irq)
+{
+	const struct kst_irq_state *s = obj;
+	struct kst_sel sel = kst_sel_all_cpus(w->h->cfg->percpu ?
+					      KSTAT_F_PERCPU : 0);
+
+	if (sel.flags && kst_irq_snapshot(irq, &sel, s->snap))
+		sel.flags = 0;	/* freed since: totals only */
+	s->snap->irq = irq;
+	s->snap->count = s->ext[irq];
+	return kst_irq_fill(skb, KSTAT_A_SAMPLE_IRQ, s->snap, &sel);
+}
+
+/* A keyframe carries every IRQ present, a delta those that moved. */
+static int kst_irq_write(struct kst_writer *w, const void *cur,
+			 const void *base)
+{
+	const struct kst_irq_state *s = cur;
+	unsigned int irq;
+	int err;
+
+	for (irq = 0; irq < s->nr; irq++) {
+		if (w->h->key ? !s->desc[irq] : !test_bit(irq, s->changed))
+			continue;
+		err = kst_sample_put(w, kst_irq_put_item, s, irq);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* @cur becomes the committed state: @last lets go of what it replaced. */
+static void kst_irq_commit(void *cur, void *last)
+{
+	struct kst_irq_state *c = cur, *l = last;
+	unsigned int irq;
+
+	for_each_set_bit(irq, c->renewed, c->nr)
+		if (l && l->desc[irq])
+			kst_desc_release(l->desc[irq]);
+}
+
+/* A sample that will not be sent: let go of what @cur pinned. */
+static void kst_irq_discard(void *cur)
+{
+	struct kst_irq_state *c = cur;
+	unsigned int irq;
+
+	for_each_set_bit(irq, c->renewed, c->nr)
+		if (c->desc[irq])
+			kst_desc_release(c->desc[irq]);
+}
+
+const struct kst_section kst_irq_section = {
+	.name		= "irq",
+	.sections	= KSTAT_SECTION_IRQ,
+	.state_alloc	= kst_irq_state_alloc,
+	.state_free	= kst_irq_state_free,
+	.collect	= kst_irq_collect,
+	.write		= kst_irq_write,
+	.commit		= kst_irq_commit,
+	.discard	= kst_irq_discard,
+};

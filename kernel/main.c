@@ -10,23 +10,23 @@
 #include <linux/module.h>
 #include <net/genetlink.h>
 
-#include "kstat.h"
+#include "kst.h"
 
-static int __init kstat_init(void)
+static int __init kst_init(void)
 {
-	kstat_summary_init();
-	return kstat_netlink_init();
+	kst_summary_init();
+	return kst_netlink_init();
 }
 
 /* Stop the summary producer first: nothing may be sent after unregister. */
-static void __exit kstat_exit(void)
+static void __exit kst_exit(void)
 {
-	kstat_summary_exit();
-	kstat_netlink_exit();
+	kst_summary_exit();
+	kst_netlink_exit();
 }
 
-module_init(kstat_init);
-module_exit(kstat_exit);
+module_init(kst_init);
+module_exit(kst_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("CPU time, IRQ and softirq counters over generic netlink");

@@ -18,6 +18,7 @@
 4. Scan HEADER for every enum type, enumerator and #define and fail for
    each one SPEC does not produce.
 5. With --kernel-source, read the family's genl_ops and nla_policy tables
+   (from every file given)
    and check them against the spec's operations: do/dump, admin-perm, the
    attributes each op's policy accepts (= its do + dump request
    attributes), their types and min/max/mask/max-len, nested policies
@@ -390,10 +391,12 @@ def parse_policy_entry(text, ranges):
     return fields['type'].strip(), checks, None
 
 
-def parse_kernel(path):
-    """Policies, range validations and ops of a genetlink source file."""
-    with open(path, encoding='utf-8') as f:
-        text = f.read()
+def parse_kernel(paths):
+    """Policies, range validations and ops of genetlink source files."""
+    text = ''
+    for path in [paths] if isinstance(paths, str) else paths:
+        with open(path, encoding='utf-8') as f:
+            text += f.read() + '\n'
     text = re.sub(r'/\*.*?\*/', ' ', text, flags=re.S)
     text = re.sub(r'//[^\n]*', ' ', text)
     ranges = {}
@@ -700,8 +703,9 @@ def main():
                     'against')
     ap.add_argument('--header', required=True, help='the uAPI header')
     ap.add_argument('--cc', default=os.environ.get('CC', 'gcc'))
-    ap.add_argument('--kernel-source', help='the family\'s genetlink C '
-                    'source: check its ops and policies too')
+    ap.add_argument('--kernel-source', action='append',
+                    help='a C source of the family\'s genl_ops and policies '
+                    '(repeat for each file): check them too')
     ap.add_argument('spec')
     args = ap.parse_args()
     errs = check(args.spec, args.header, args.schema, args.cc,

@@ -298,8 +298,8 @@ static void kstat_irqsim_preset_irq_fn(void *data)
 
 	/* handle_simple_irq() bumps both counts under desc->lock. */
 	raw_spin_lock(&desc->lock);
-	delta = arg->value - __this_cpu_read(KSTAT_DESC_CNT(desc));
-	__this_cpu_write(KSTAT_DESC_CNT(desc), arg->value);
+	delta = arg->value - __this_cpu_read(KST_DESC_CNT(desc));
+	__this_cpu_write(KST_DESC_CNT(desc), arg->value);
 	desc->tot_count += delta;
 	__this_cpu_add(kstat.irqs_sum, delta);
 	raw_spin_unlock(&desc->lock);

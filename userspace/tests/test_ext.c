@@ -29,17 +29,17 @@ static void test_start(void)
 {
 	__u32 now[NCPU] = { 1, 2, 0xffffffffu, 40 };
 
-	CHECK(kstat_ext_start(now, NCPU) == proc_sum(now),
+	CHECK(kst_ext_start(now, NCPU) == proc_sum(now),
 	      "the first reading is /proc's sum: %llu",
-	      (unsigned long long)kstat_ext_start(now, NCPU));
+	      (unsigned long long)kst_ext_start(now, NCPU));
 }
 
 static void test_one_cpu_wraps(void)
 {
 	__u32 before[NCPU] = { 100, 0xffffff00u, 7, 0 };
 	__u32 now[NCPU] = { 150, 0x10u, 7, 3 };	/* CPU 1 wrapped */
-	uint64_t base = kstat_ext_start(before, NCPU);
-	uint64_t ext = kstat_ext_advance(base, now, before, NCPU);
+	uint64_t base = kst_ext_start(before, NCPU);
+	uint64_t ext = kst_ext_advance(base, now, before, NCPU);
 
 	/* 50 + (0x100 + 0x10) + 0 + 3 events happened */
 	CHECK(ext == base + 50 + 0x110 + 3,
@@ -65,7 +65,7 @@ static void test_long_run(void)
 			now[i] = before[i] + inc;
 			truth += inc;
 		}
-		ext = kstat_ext_advance(ext, now, before, NCPU);
+		ext = kst_ext_advance(ext, now, before, NCPU);
 		if (ext < prev)
 			monotonic = 0;
 		prev = ext;
@@ -83,7 +83,7 @@ static void test_idle(void)
 {
 	__u32 v[NCPU] = { 5, 6, 7, 8 };
 
-	CHECK(kstat_ext_advance(1234, v, v, NCPU) == 1234,
+	CHECK(kst_ext_advance(1234, v, v, NCPU) == 1234,
 	      "unchanged counters add nothing");
 }
 

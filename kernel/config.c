@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kstat summary configuration: its policy, the checks the policy cannot
+ * express, and its encoder (CONFIG_GET replies and samples that announce
+ * a change).
+ */
+#include <net/netlink.h>
+
+#include "kst.h"
+
+/* The floor is checked in code, to say so in words. */
+static struct netlink_range_validation kst_interval_range = {
+	.max = KSTAT_INTERVAL_MAX_MS,
+};
+
+const struct nla_policy kst_config_policy[KSTAT_A_CONFIG_MAX + 1] = {
+	[KSTAT_A_CONFIG_INTERVAL_MS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							     &kst_interval_range),
+	[KSTAT_A_CONFIG_BATCH]	= NLA_POLICY_RANGE(NLA_U32, 1, KSTAT_BATCH_MAX),
+	[KSTAT_A_CONFIG_KEYFRAME] = NLA_POLICY_RANGE(NLA_U32, 1,
+						     KSTAT_KEYFRAME_MAX),
+	[KSTAT_A_CONFIG_SECTIONS] = NLA_POLICY_MASK(NLA_U32, KSTAT_SECTION_ALL),
+	[KSTAT_A_CONFIG_PERCPU]	= NLA_POLICY_MAX(NLA_U8, 1),
+};
+
+/*
+ * What the policy cannot say: the interval's floor, a non-empty set.
+ * Fills the fields given and says which in @mask.
+ */
+int kst_config_parse(struct nlattr **tb, struct kst_config *cfg, u32 *mask,
+		     struct netlink_ext_ack *extack)
+{
+	struct nlattr *a;
+
+	*mask = 0;
+	a = tb[KSTAT_A_CONFIG_INTERVAL_MS];
+	if (a) {
+		cfg->interval_ms = nla_get_u32(a);
+		if (cfg->interval_ms < KSTAT_INTERVAL_MIN_MS) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "interval below the 10 ms minimum");
+			return -EINVAL;
+		}
+		*mask |= KST_CFG_INTERVAL;
+	}
+	a = tb[KSTAT_A_CONFIG_SECTIONS];
+	if (a) {
+		cfg->sections = nla_get_u32(a);
+		if (!cfg->sections) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "a summary needs at least one section");
+			return -EINVAL;
+		}
+		*mask |= KST_CFG_SECTIONS;
+	}
+	if (tb[KSTAT_A_CONFIG_BATCH]) {
+		cfg->batch = nla_get_u32(tb[KSTAT_A_CONFIG_BATCH]);
+		*mask |= KST_CFG_BATCH;
+	}
+	if (tb[KSTAT_A_CONFIG_KEYFRAME]) {
+		cfg->keyframe = nla_get_u32(tb[KSTAT_A_CONFIG_KEYFRAME]);
+		*mask |= KST_CFG_KEYFRAME;
+	}
+	if (tb[KSTAT_A_CONFIG_PERCPU]) {
+		cfg->percpu = nla_get_u8(tb[KSTAT_A_CONFIG_PERCPU]);
+		*mask |= KST_CFG_PERCPU;
+	}
+	return 0;
+}
+
+size_t kst_config_size(void)
+{
+	return nla_total_size(0) + 4 * nla_total_size(sizeof(u32)) +
+	       nla_total_size(sizeof(u8));
+}
+
+int kst_config_fill(struct sk_buff *skb, int type,
+		    const struct kst_config *cfg)
+{
+	struct nlattr *nest = nla_nest_start(skb, type);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, KSTAT_A_CONFIG_INTERVAL_MS, cfg->interval_ms) ||
+	    nla_put_u32(skb, KSTAT_A_CONFIG_BATCH, cfg->batch) ||
+	    nla_put_u32(skb, KSTAT_A_CONFIG_KEYFRAME, cfg->keyframe) ||
+	    nla_put_u32(skb, KSTAT_A_CONFIG_SECTIONS, cfg->sections) ||
+	    nla_put_u8(skb, KSTAT_A_CONFIG_PERCPU, cfg->percpu)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}

@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kstat internals.  The module's own names use the kst_ prefix, so that
+ * they never meet the core kernel's kstat_* (kstat_irqs(), struct kstat).
+ *
+ * The layers, each calling only the ones below it:
+ *   netlink.c   the family, its policies and request handlers;
+ *   summary.c   the periodic summary producer, over the section table;
+ *   sample.c    summary messages: parts, samples, items;
+ *   deliver.c   where summaries go: namespaces, multicast, unicast;
+ *   config.c    the summary configuration: policy, parse, encoder;
+ *   cpu.c, irq.c, softirq.c, arch.c
+ *               one section each: the collector, the encoder of its
+ *               objects (for do, dump and summary alike), and its
+ *               summary ops;
+ *   attr.c      attribute helpers the encoders share.
+ */
+#ifndef _KST_INTERNAL_H
+#define _KST_INTERNAL_H
+
+#include <linux/bits.h>
+#include <linux/gfp.h>
+#include <linux/types.h>
+#include <linux/kernel_stat.h>
+#include <linux/kstat.h>
+#include <linux/skbuff.h>
+
+struct genl_family;
+struct net;
+struct netlink_ext_ack;
+struct nlattr;
+
+/* What a request asks for besides totals; built from KSTAT_A_SEL_*. */
+struct kst_sel {
+	u32 flags;		/* KSTAT_F_* */
+	u32 cpu_first;		/* per-CPU arrays cover cpu_first..cpu_last */
+	u32 cpu_last;
+};
+
+static inline unsigned int kst_sel_nr_cpus(const struct kst_sel *sel)
+{
+	return sel->cpu_last - sel->cpu_first + 1;
+}
+
+/* All CPUs: what summaries carry per-CPU arrays for. */
+static inline struct kst_sel kst_sel_all_cpus(u32 flags)
+{
+	return (struct kst_sel) {
+		.flags = flags, .cpu_first = 0, .cpu_last = nr_cpu_ids - 1,
+	};
+}
+
+/* ---- attr.c: per-CPU rows and arrays, the online bitmap ---------------- */
+
+/* One counter of @obj on @cpu. */
+typedef u32 (*kst_read_fn)(const void *obj, unsigned int cpu);
+
+void kst_row_read(u32 *row, kst_read_fn read, const void *obj);
+size_t kst_percpu_size(const struct kst_sel *sel);
+int kst_percpu_fill(struct sk_buff *skb, int type, const struct kst_sel *sel,
+		    kst_read_fn read, const void *obj);
+size_t kst_online_size(void);
+int kst_online_fill(struct sk_buff *skb);
+
+/* ---- config.c: the summary configuration ------------------------------ */
+
+struct kst_config {
+	u32 interval_ms;
+	u32 batch;
+	u32 keyframe;
+	u32 sections;		/* KSTAT_SECTION_* */
+	bool percpu;		/* per-CPU IRQ counts in samples */
+};
+
+/* Fields of a CONFIG_SET, merged under the producer's lock. */
+#define KST_CFG_INTERVAL	BIT(0)
+#define KST_CFG_BATCH		BIT(1)
+#define KST_CFG_KEYFRAME	BIT(2)
+#define KST_CFG_SECTIONS	BIT(3)
+#define KST_CFG_PERCPU		BIT(4)
+
+extern const struct nla_policy kst_config_policy[KSTAT_A_CONFIG_MAX + 1];
+int kst_config_parse(struct nlattr **tb, struct kst_config *cfg, u32 *mask,
+		     struct netlink_ext_ack *extack);
+size_t kst_config_size(void);
+int kst_config_fill(struct sk_buff *skb, int type,
+		    const struct kst_config *cfg);
+
+/* ---- sample.c: summary messages --------------------------------------- */
+
+/* What every piece of a sample repeats. */
+struct kst_sample_head {
+	u64 seq;
+	u64 ts;				/* CLOCK_BOOTTIME ns */
+	u32 generation;
+	bool key;			/* a keyframe */
+	bool announce;			/* carries the config */
+	const struct kst_config *cfg;	/* in force for this sample */
+};
+
+/* Messages being built: a multicast batch, or a snapshot for one socket. */
+struct kst_builder {
+	struct sk_buff_head parts;	/* finished parts */
+	struct sk_buff *skb;		/* the part being filled */
+	void *hdr;
+	struct nlattr *sample;		/* the open sample nest in skb */
+	u64 batch_seq;
+	u32 portid, seq;		/* of the requester, for a snapshot */
+	bool snapshot;
+	size_t sample_bytes;
+};
+
+/* One sample being written into a builder. */
+struct kst_writer {
+	struct kst_builder *b;
+	const struct kst_sample_head *h;
+};
+
+/* Puts item @idx of @obj; -EMSGSIZE when the part is full. */
+typedef int (*kst_item_fn)(struct sk_buff *skb, const struct kst_writer *w,
+			   const void *obj, unsigned int idx);
+
+void kst_builder_init(struct kst_builder *b);
+void kst_builder_purge(struct kst_builder *b);
+void kst_builder_finish(struct kst_builder *b);
+int kst_sample_begin(struct kst_writer *w);
+void kst_sample_end(struct kst_writer *w);
+int kst_sample_put(struct kst_writer *w, kst_item_fn put, const void *obj,
+		   unsigned int idx);
+
+/*
+ * ---- sections --------------------------------------------------------
+ *
+ * A section is one kind of counters.  For the summary producer it keeps
+ * a state per frame: collect reads the counters into the current frame's
+ * state against the last committed one, write puts what a sample of it
+ * carries (everything in a keyframe, what changed in a delta), commit and
+ * discard settle what a collect pinned.  The producer knows nothing else
+ * about it.
+ */
+struct kst_section {
+	const char *name;
+	u32 sections;			/* the KSTAT_SECTION_* that sends it */
+	void *(*state_alloc)(void);
+	/* @committed: the state is a committed frame's, holding its pins */
+	void (*state_free)(void *state, bool committed);
+	/* @last is NULL before the first commit; true: a new generation */
+	int (*collect)(void *cur, void *last, bool *renewed);
+	int (*write)(struct kst_writer *w, const void *cur, const void *base);
+	/* optional, for sections that pin what they collect */
+	void (*commit)(void *cur, void *last);	/* @last: NULL if none */
+	void (*discard)(void *cur);
+};
+
+extern const struct kst_section kst_cpu_section;
+extern const struct kst_section kst_softirq_section;
+extern const struct kst_section kst_irq_section;
+extern const struct kst_section kst_arch_section;
+
+/* ---- cpu.c: CPU time in ns, with /proc/stat's idle/iowait rules ------- */
+
+enum kst_cputime_field {
+	KST_CT_USER,
+	KST_CT_NICE,
+	KST_CT_SYSTEM,
+	KST_CT_IDLE,
+	KST_CT_IOWAIT,
+	KST_CT_IRQ,
+	KST_CT_SOFTIRQ,
+	KST_CT_STEAL,
+	KST_CT_GUEST,
+	KST_CT_GUEST_NICE,
+	KST_CT_NR
+};
+
+struct kst_cputime {
+	u64 ns[KST_CT_NR];
+};
+
+void kst_cputime_read(unsigned int cpu, struct kst_cputime *ct);
+void kst_cputime_read_total(struct kst_cputime *ct);
+size_t kst_cpu_size(void);
+int kst_cpu_fill(struct sk_buff *skb, int type, int cpu,
+		 const struct kst_cputime *ct);
+
+/* ---- irq.c: one IRQ descriptor's counters and, on request, metadata --- */
+
+#define KST_NAME_MAX		64
+#define KST_ACTIONS_MAX		512
+
+struct kst_irq_snap {
+	unsigned long id;	/* the descriptor's identity, 0 if none */
+	u32 irq;
+	u64 count;		/* as kstat_irqs(); summaries extend it */
+	u32 *percpu;		/* kst_sel_nr_cpus() slots, caller-owned */
+	/* KSTAT_F_META only */
+	bool has_hwirq;
+	bool level;
+	u64 hwirq;
+	char chip[KST_NAME_MAX];
+	char name[KST_NAME_MAX];		/* "" when the desc has none */
+	char actions[KST_ACTIONS_MAX];		/* NUL-separated names */
+	unsigned int actions_len;		/* bytes used in actions[] */
+};
+
+struct kst_irq_snap *kst_irq_snap_alloc(const struct kst_sel *sel);
+int kst_irq_snapshot(unsigned int irq, const struct kst_sel *sel,
+		     struct kst_irq_snap *snap);
+u32 kst_irq_fingerprint_mix(u32 hash, unsigned int irq, unsigned long id);
+u32 kst_irq_set_fingerprint(const u32 *list, unsigned int nr,
+			    unsigned int first, unsigned int last);
+u64 kst_intr_sum(void);
+size_t kst_irq_size(const struct kst_irq_snap *snap,
+		    const struct kst_sel *sel);
+int kst_irq_fill(struct sk_buff *skb, int type,
+		 const struct kst_irq_snap *snap, const struct kst_sel *sel);
+int kst_irq_fill_totals(struct sk_buff *skb, u32 irq, u64 count);
+
+/* ---- softirq.c -------------------------------------------------------- */
+
+const char *kst_softirq_name(unsigned int vec);
+u64 kst_softirq_total(unsigned int vec);
+size_t kst_softirq_size(unsigned int vec, const struct kst_sel *sel);
+int kst_softirq_fill(struct sk_buff *skb, int type, unsigned int vec,
+		     u64 total, const struct kst_sel *sel);
+
+static inline u32 kst_softirq_cpu(unsigned int vec, unsigned int cpu)
+{
+	return kstat_softirqs_cpu(vec, cpu);
+}
+
+/* ---- arch.c: architecture counter rows of /proc/interrupts ------------ */
+
+struct kst_arch_counter {
+	const char *name;
+	const char *desc;
+	size_t offset;		/* of the u32 counter in the per-CPU struct */
+	bool in_intr_sum;	/* counted in /proc/stat's "intr" total */
+};
+
+extern const struct kst_arch_counter kst_arch_counters[];
+extern const unsigned int kst_nr_arch_counters;
+
+u32 kst_arch_read(const struct kst_arch_counter *c, unsigned int cpu);
+u64 kst_arch_total(const struct kst_arch_counter *c);
+u64 kst_arch_intr_sum(unsigned int cpu);
+int kst_arch_fill(struct sk_buff *skb, int type,
+		  const struct kst_arch_counter *c, u64 count, bool with_desc,
+		  const struct kst_sel *sel);
+
+/* ---- deliver.c: where summaries go ------------------------------------ */
+
+enum kst_mcgrp {
+	KST_MCGRP_SUMMARY,
+};
+
+int kst_deliver_init(const struct genl_family *family);
+void kst_deliver_exit(void);
+struct sk_buff *kst_deliver_msg_new(size_t size, u32 portid, u32 seq,
+				    void **hdr);
+void kst_deliver_net_subscribe(struct net *net);
+int kst_deliver_multicast(struct sk_buff *skb);
+int kst_deliver_unicast(struct sk_buff_head *parts, struct net *net,
+			u32 portid);
+bool kst_deliver_has_listeners(void);
+
+/* ---- summary.c: the periodic summary producer ------------------------- */
+
+struct kst_summary_stats {
+	u64 samples;
+	u64 summaries;
+	u64 messages;
+	u64 delivery_failures;
+	u64 alloc_failures;
+	u64 build_ns_last;
+	u64 build_ns_max;
+	u64 build_ns_total;
+	u64 keyframe_bytes;
+	u64 delta_bytes;
+	u32 generation;
+	bool running;
+};
+
+void kst_summary_init(void);
+void kst_summary_exit(void);
+int kst_summary_subscribe(struct net *net, u32 portid, u32 seq,
+			  struct netlink_ext_ack *extack);
+void kst_summary_get_config(struct kst_config *cfg);
+void kst_summary_update_config(const struct kst_config *val, u32 mask);
+void kst_summary_get_stats(struct kst_summary_stats *st);
+
+/* ---- netlink.c -------------------------------------------------------- */
+
+int kst_netlink_init(void);
+void kst_netlink_exit(void);
+
+#endif /* _KST_INTERNAL_H */
