@@ -38,7 +38,8 @@ static const char top_usage[] =
 	"With batch, no screen: one plain-text frame per refresh on stdout (all\n"
 	"IRQs, or the first N rows), after N frames with count; with -j one\n"
 	"JSON object per frame: \"timestamp_ns\", \"interval_ns\", \"cpu\",\n"
-	"\"softirq\", \"irq\" (the keys of kstat watch).\n";
+	"\"softirq\", \"irq\" (the keys of kstat watch).  With -t (kstat -t top\n"
+	"-b) each text frame starts with a line with the local time.\n";
 
 /* Lines of the screen that are not IRQ rows: the key line at the bottom. */
 #define FOOTER_LINES 1
@@ -348,6 +349,7 @@ static void print_batch_frame(struct top *t)
 
 	new_json_obj(opts.json, opts.pretty);
 	open_json_object(NULL);
+	print_timestamp_line();
 	print_frame(t, r, nr, t->rows ? t->rows : nr, true, true);
 	close_json_object();
 	delete_json_obj();
