@@ -41,6 +41,7 @@ PACKAGES=(
 	man-db groff-base		# man --warnings on the man pages
 	bash-completion
 	libncurses-dev			# kstat top
+	libsmartcols-dev		# ... its tables (pkg-config smartcols)
 	tmux				# tests/top.sh drives kstat top in a pane
 	abigail-tools			# abidw/abidiff: the libkstat ABI check
 	file				# run-guest.sh reads kernel image versions

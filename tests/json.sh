@@ -4,7 +4,7 @@
 # concept: config's sections are names in config show and in monitor,
 # CPU shares of watch and top are *_pct (user is nanoseconds).  Also the
 # grammar: watch's first word abbreviates (watch ir), -t timestamps
-# monitor's text lines.
+# monitor's text lines and each table of watch and top -b.
 # leave-out: userspace-only
 source tests/lib.sh
 require_cmd jq
@@ -53,3 +53,16 @@ assert_eq true "$(keys 'has("irq")' "$j")" "watch ir in 0.2 co 1 is watch irq"
 assert_exit 2 "$KSTAT" watch c
 out=$("$KSTAT" -t monitor count 1)
 assert_match '^\[[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}\.[0-9]{6}\] seq [0-9]+' "$out" "kstat -t monitor"
+# -t on watch and top -b: one line with the time before each text table,
+# in monitor's format; JSON has timestamp_ns and no such line.
+STAMP='^\[[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}\.[0-9]{6}\]$'
+out=$("$KSTAT" -t watch softirq interval 0.2 count 2)
+assert_eq 2 "$(grep -cE "$STAMP" <<<"$out")" "kstat -t watch: a time line per table"
+assert_eq 2 "$(grep -A1 -E "$STAMP" <<<"$out" | grep -c '^NAME  *RATE/s')" \
+	"kstat -t watch: each time line heads its table"
+assert_match "$STAMP" "$(head -n 1 <<<"$out")" "kstat -t watch starts with the time"
+j=$("$KSTAT" -t -j watch cpu interval 0.2 count 1)
+assert_eq true "$(keys 'has("timestamp_ns")' "$j")" "kstat -t -j watch is JSON as before"
+out=$("$KSTAT" -t top -b -n 1 -d 0.2 rows 3)
+assert_match "$STAMP" "$(head -n 1 <<<"$out")" "kstat -t top -b starts with the time"
+assert_match '^kstat top - interval' "$(sed -n 2p <<<"$out")" "then top's frame"

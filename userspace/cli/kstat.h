@@ -24,7 +24,8 @@
 struct kstat_opts {
 	bool json;
 	bool pretty;
-	bool timestamp;		/* -t: wall-clock time before monitor lines */
+	bool timestamp;		/* -t: wall-clock time before monitor lines
+				 * and watch / top -b frames */
 };
 extern struct kstat_opts opts;
 
@@ -79,6 +80,11 @@ const char *lost_reason(enum kstat_lost_reason why);
 uint64_t boottime_ns(void);
 /* With -t, in text: "[2026-11-30T23:02:38.123456] " (local time, now). */
 void print_timestamp(void);
+/*
+ * With -t, in text: the same time on a line of its own, before a table
+ * (watch's frames, top -b's).
+ */
+void print_timestamp_line(void);
 /* config.c: "sections cpu,irq" in text, ["cpu","irq"] in JSON. */
 void print_sections(uint32_t sections);
 /* The family went (0) or came back (1): a line for monitor and watch. */

@@ -68,11 +68,36 @@ static const char *const cpu_cols[KSTAT_CPUTIME_NR] = {
 	"%irq", "%soft", "%steal", "%guest", "%gnice",
 };
 
+const char *cpu_share_header(int f)
+{
+	return f >= 0 && f < KSTAT_CPUTIME_NR ? cpu_cols[f] : NULL;
+}
+
+bool cpu_shares(const struct kstat_cputime *now, const struct rate_base *b,
+		double pct[KSTAT_CPUTIME_NR])
+{
+	const struct kstat_cputime *then = base_cpu(b, now->cpu);
+	uint64_t d[KSTAT_CPUTIME_NR], total = 0;
+	int f;
+
+	if (!then)
+		return false;	/* came online this interval */
+	for (f = 0; f < KSTAT_CPUTIME_NR; f++) {
+		d[f] = now->ns[f] > then->ns[f] ? now->ns[f] - then->ns[f] : 0;
+		/* guest time is also counted in user/nice */
+		if (f != KSTAT_CPUTIME_GUEST && f != KSTAT_CPUTIME_GUEST_NICE)
+			total += d[f];
+	}
+	for (f = 0; f < KSTAT_CPUTIME_NR; f++)
+		pct[f] = total ? 100.0 * d[f] / total : 0.0;
+	return true;
+}
+
 void print_cpu_rates(const struct kstat_sample *s, const struct rate_base *b,
 		     bool total_only)
 {
-	const struct kstat_cputime *now, *then;
-	uint64_t d[KSTAT_CPUTIME_NR], total;
+	const struct kstat_cputime *now;
+	double pct[KSTAT_CPUTIME_NR];
 	char key[32];
 	size_t i;
 	int f;
@@ -86,16 +111,8 @@ void print_cpu_rates(const struct kstat_sample *s, const struct rate_base *b,
 		now = &s->cpus[i];
 		if (total_only && now->cpu >= 0)
 			continue;
-		then = base_cpu(b, now->cpu);
-		if (!then)
-			continue;	/* came online this interval */
-		total = 0;
-		for (f = 0; f < KSTAT_CPUTIME_NR; f++) {
-			d[f] = now->ns[f] > then->ns[f] ? now->ns[f] - then->ns[f] : 0;
-			/* guest time is also counted in user/nice */
-			if (f != KSTAT_CPUTIME_GUEST && f != KSTAT_CPUTIME_GUEST_NICE)
-				total += d[f];
-		}
+		if (!cpu_shares(now, b, pct))
+			continue;
 		open_json_object(NULL);
 		if (now->cpu < 0) {
 			print_null(PRINT_JSON, "cpu", NULL, NULL);
@@ -106,8 +123,7 @@ void print_cpu_rates(const struct kstat_sample *s, const struct rate_base *b,
 		for (f = 0; f < KSTAT_CPUTIME_NR; f++) {
 			/* a share, not the nanoseconds "user" means elsewhere */
 			snprintf(key, sizeof(key), "%s_pct", kstat_cputime_name(f));
-			print_float(PRINT_ANY, key, " %8.2f",
-				    total ? 100.0 * d[f] / total : 0.0);
+			print_float(PRINT_ANY, key, " %8.2f", pct[f]);
 		}
 		close_json_object();
 		print_nl();

@@ -31,6 +31,16 @@ int rate_base_take(struct rate_base *b, const struct kstat_sample *s);
 void rate_base_free(struct rate_base *b);
 
 /*
+ * Percent of each CPU time field of @now since @b (the shares of the
+ * time that passed; guest time is inside user and nice): false when @b
+ * does not know the CPU (it came online this interval).
+ */
+bool cpu_shares(const struct kstat_cputime *now, const struct rate_base *b,
+		double pct[KSTAT_CPUTIME_NR]);
+/* The column header of field @f: "%usr", "%nice", ... */
+const char *cpu_share_header(int f);
+
+/*
  * Percent of each CPU time field per CPU from @b to @s; one row per CPU
  * and the total ("all", JSON "cpu": null), or the total only.
  */

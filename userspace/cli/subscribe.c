@@ -147,20 +147,37 @@ uint64_t boottime_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-void print_timestamp(void)
+/* "[2026-11-30T23:02:38.123456]": the local time now, as ip -t prints it. */
+static void format_timestamp(char *buf, size_t len)
 {
 	struct timespec ts;
-	char buf[64];
 	struct tm tm;
+	size_t n;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	localtime_r(&ts.tv_sec, &tm);
+	n = strftime(buf, len, "[%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, len - n, ".%06ld]", ts.tv_nsec / 1000);
+}
+
+void print_timestamp(void)
+{
+	char buf[64];
 
 	if (!opts.timestamp || opts.json)
 		return;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	localtime_r(&ts.tv_sec, &tm);
-	strftime(buf, sizeof(buf), "[%Y-%m-%dT%H:%M:%S", &tm);
-	print_string(PRINT_FP, NULL, "%s", buf);
-	snprintf(buf, sizeof(buf), ".%06ld] ", ts.tv_nsec / 1000);
-	print_string(PRINT_FP, NULL, "%s", buf);
+	format_timestamp(buf, sizeof(buf));
+	print_string(PRINT_FP, NULL, "%s ", buf);
+}
+
+void print_timestamp_line(void)
+{
+	char buf[64];
+
+	if (!opts.timestamp || opts.json)
+		return;
+	format_timestamp(buf, sizeof(buf));
+	print_string(PRINT_FP, NULL, "%s\n", buf);
 }
 
 /*

@@ -4,12 +4,17 @@
  * util-linux's irqtop, driven by the kernel's summaries (no /proc read, no
  * GET per refresh; one IRQ_GET with metadata for the names, again when the
  * IRQ set changes).  The rates and their printers are those of kstat
- * watch (rates.c): each frame is printed through the text/JSON print path
- * into memory and drawn with ncurses, or in batch mode (-b) to stdout as
+ * watch (rates.c).  On the screen, the CPU and IRQ tables are laid out
+ * by libsmartcols to the terminal's width (columns as wide as their data,
+ * the chip and action names cut rather than the line), printed into
+ * memory and drawn with ncurses, as util-linux's irqtop does.  Batch mode
+ * (-b) prints each frame to stdout through the print path of watch, as
  * plain text or JSON, one frame per refresh.
  */
 #include <curses.h>
 #include <inttypes.h>
+#include <libsmartcols.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -38,7 +43,8 @@ static const char top_usage[] =
 	"With batch, no screen: one plain-text frame per refresh on stdout (all\n"
 	"IRQs, or the first N rows), after N frames with count; with -j one\n"
 	"JSON object per frame: \"timestamp_ns\", \"interval_ns\", \"cpu\",\n"
-	"\"softirq\", \"irq\" (the keys of kstat watch).\n";
+	"\"softirq\", \"irq\" (the keys of kstat watch).  With -t (kstat -t top\n"
+	"-b) each text frame starts with a line with the local time.\n";
 
 /* Lines of the screen that are not IRQ rows: the key line at the bottom. */
 #define FOOTER_LINES 1
@@ -175,70 +181,183 @@ static void print_header(const struct top *t)
 	print_nl();
 }
 
-/* The frame, text or JSON, to the print path's current output. */
+/* A batch frame, text or JSON, to the print path's current output. */
 static void print_frame(const struct top *t, const struct irq_rate *r,
-			size_t nr, size_t max, bool irq_part, bool head_part)
+			size_t nr, size_t max)
 {
 	double secs = (t->now.timestamp_ns - t->then.ts) / 1e9;
 
-	if (head_part) {
-		print_header(t);
-		print_u64(PRINT_JSON, "timestamp_ns", NULL, t->now.timestamp_ns);
-		print_u64(PRINT_JSON, "interval_ns", NULL,
-			  t->now.timestamp_ns - t->then.ts);
-		print_cpu_rates(&t->now, &t->then, !t->percpu);
-		print_softirq_line(t, secs);
-		print_nl();
-	}
-	if (irq_part)
-		print_irq_rates(r, nr, max, &t->names, secs);
+	print_header(t);
+	print_u64(PRINT_JSON, "timestamp_ns", NULL, t->now.timestamp_ns);
+	print_u64(PRINT_JSON, "interval_ns", NULL,
+		  t->now.timestamp_ns - t->then.ts);
+	print_cpu_rates(&t->now, &t->then, !t->percpu);
+	print_softirq_line(t, secs);
+	print_nl();
+	print_irq_rates(r, nr, max, &t->names, secs);
 }
 
-/* Render the frame into t->head and t->irqs (text), for the screen. */
-static int render(struct top *t)
+/* ---- the screen's tables (libsmartcols) ---- */
+
+/* A table as wide as the screen at most, one line per row, never wrapped. */
+static struct libscols_table *screen_table(void)
 {
-	struct irq_rate *r = NULL;
-	size_t nr = 0;
-	FILE *f, *old;
+	struct libscols_table *tb = scols_new_table();
 
-	free(t->head);
-	free(t->irqs);
-	t->head = t->irqs = NULL;
-	t->nr_irq_rows = 0;
-	if (t->have_frame)
-		nr = irq_rates(&t->now, &t->then, &t->names, t->sort, &r);
+	if (!tb)
+		return NULL;
+	scols_table_enable_nowrap(tb, 1);
+	scols_table_set_termforce(tb, SCOLS_TERMFORCE_ALWAYS);
+	scols_table_set_termwidth(tb, COLS > 0 ? COLS : 80);
+	return tb;
+}
 
-	f = open_memstream(&t->head, &t->head_len);
+/* A column; numbers (SCOLS_FL_RIGHT) get their header right-aligned too. */
+static int add_column(struct libscols_table *tb, const char *name, int flags)
+{
+	struct libscols_column *cl = scols_table_new_column(tb, name, 0, flags);
+
+	if (!cl)
+		return -1;
+	if (flags & SCOLS_FL_RIGHT)
+		scols_cell_set_flags(scols_column_get_header(cl),
+				     SCOLS_CELL_FL_RIGHT);
+	return 0;
+}
+
+static int set_cell(struct libscols_line *ln, size_t col, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int set_cell(struct libscols_line *ln, size_t col, const char *fmt, ...)
+{
+	char buf[64];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return scols_line_set_data(ln, col, buf);
+}
+
+/* The table's text (to free()), NULL if out of memory; @tb is released. */
+static char *table_text(struct libscols_table *tb)
+{
+	char *text = NULL;
+
+	if (scols_print_table_to_string(tb, &text))
+		text = NULL;
+	scols_unref_table(tb);
+	return text;
+}
+
+/* CPU shares: the total ("all"), and each CPU's row when per-CPU is on. */
+static char *cpu_table(const struct top *t)
+{
+	struct libscols_table *tb = screen_table();
+	double pct[KSTAT_CPUTIME_NR];
+	struct libscols_line *ln;
+	size_t i;
+	int f, err = !tb || add_column(tb, "CPU", 0);
+
+	for (f = 0; !err && f < KSTAT_CPUTIME_NR; f++)
+		err = add_column(tb, cpu_share_header(f), SCOLS_FL_RIGHT);
+	for (i = 0; !err && i < t->now.nr_cpus; i++) {
+		const struct kstat_cputime *c = &t->now.cpus[i];
+
+		if ((!t->percpu && c->cpu >= 0) || !cpu_shares(c, &t->then, pct))
+			continue;
+		ln = scols_table_new_line(tb, NULL);
+		err = !ln || (c->cpu < 0 ? scols_line_set_data(ln, 0, "all")
+					 : set_cell(ln, 0, "%d", c->cpu));
+		for (f = 0; !err && f < KSTAT_CPUTIME_NR; f++)
+			err = set_cell(ln, f + 1, "%.2f", pct[f]);
+	}
+	if (err) {
+		scols_unref_table(tb);
+		return NULL;
+	}
+	return table_text(tb);
+}
+
+/* Every IRQ in @r, in order: the screen scrolls through them. */
+static char *irq_table(const struct top *t, const struct irq_rate *r,
+		       size_t nr, double secs)
+{
+	struct libscols_table *tb = screen_table();
+	const struct irq_label *n;
+	struct libscols_line *ln;
+	size_t i;
+	int err = !tb || add_column(tb, "IRQ", SCOLS_FL_RIGHT) ||
+		  add_column(tb, "RATE/s", SCOLS_FL_RIGHT) ||
+		  add_column(tb, "TOTAL", SCOLS_FL_RIGHT) ||
+		  add_column(tb, "CHIP", SCOLS_FL_TRUNC) ||
+		  add_column(tb, "ACTIONS", SCOLS_FL_TRUNC);
+
+	for (i = 0; !err && i < nr; i++) {
+		n = irq_label(&t->names, r[i].irq);
+		ln = scols_table_new_line(tb, NULL);
+		err = !ln || set_cell(ln, 0, "%u", r[i].irq) ||
+		      set_cell(ln, 1, "%.1f", r[i].delta / secs) ||
+		      set_cell(ln, 2, "%" PRIu64, r[i].count) ||
+		      scols_line_set_data(ln, 3, n && n->chip ? n->chip : "-") ||
+		      scols_line_set_data(ln, 4, r[i].actions);
+	}
+	if (err) {
+		scols_unref_table(tb);
+		return NULL;
+	}
+	return table_text(tb);
+}
+
+/* The header part: title, CPU table, softirq rates, a blank line. */
+static int render_head(struct top *t, char *cpus)
+{
+	FILE *f = open_memstream(&t->head, &t->head_len), *old;
+
 	if (!f)
-		goto fail;
+		return -1;
 	old = json_print_output(f);
 	new_json_obj(false, false);
+	print_header(t);
 	if (t->have_frame) {
-		print_frame(t, r, nr, nr, false, true);
+		fprintf(f, "%s\n", cpus);	/* the print path writes to f too */
+		print_softirq_line(t, (t->now.timestamp_ns - t->then.ts) / 1e9);
+		print_nl();
 	} else {
-		print_header(t);
 		print_string(PRINT_FP, NULL, "%s\n", "waiting for samples...");
 	}
 	delete_json_obj();
 	json_print_output(old);
 	fclose(f);
-
-	f = open_memstream(&t->irqs, &t->irqs_len);
-	if (!f)
-		goto fail;
-	old = json_print_output(f);
-	new_json_obj(false, false);
-	if (t->have_frame)
-		print_frame(t, r, nr, nr, true, false);
-	delete_json_obj();
-	json_print_output(old);
-	fclose(f);
-	t->nr_irq_rows = nr;
-	free(r);
 	return 0;
-fail:
+}
+
+/* Render the frame into t->head and t->irqs (text), for the screen. */
+static int render(struct top *t)
+{
+	double secs = (t->now.timestamp_ns - t->then.ts) / 1e9;
+	struct irq_rate *r = NULL;
+	char *cpus = NULL;
+	size_t nr = 0;
+	int err = 0;
+
+	free(t->head);
+	free(t->irqs);
+	t->head = t->irqs = NULL;
+	t->nr_irq_rows = 0;
+	if (t->have_frame) {
+		nr = irq_rates(&t->now, &t->then, &t->names, t->sort, &r);
+		cpus = cpu_table(t);
+		t->irqs = irq_table(t, r, nr, secs);
+		err = !cpus || !t->irqs;
+	}
+	if (!err)
+		err = render_head(t, cpus);
+	if (!err)
+		t->nr_irq_rows = nr;
+	free(cpus);
 	free(r);
-	return -1;
+	return err ? -1 : 0;
 }
 
 /* Characters of the line from @p to @nl (NULL: its end) that fit. */
@@ -348,7 +467,8 @@ static void print_batch_frame(struct top *t)
 
 	new_json_obj(opts.json, opts.pretty);
 	open_json_object(NULL);
-	print_frame(t, r, nr, t->rows ? t->rows : nr, true, true);
+	print_timestamp_line();
+	print_frame(t, r, nr, t->rows ? t->rows : nr);
 	close_json_object();
 	delete_json_obj();
 	if (!opts.json)

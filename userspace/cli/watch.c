@@ -27,7 +27,9 @@ static const char watch_usage[] =
 	"per interval: \"timestamp_ns\", \"interval_ns\" and \"cpu\", \"irq\" or\n"
 	"\"softirq\" (an array).  If the module is unloaded, \"family kstat gone\"\n"
 	"(JSON: {\"event\": \"family\", \"present\": false, ...}), and once it is\n"
-	"loaded again \"family kstat back\" and the rates resume.\n";
+	"loaded again \"family kstat back\" and the rates resume.  With -t\n"
+	"(kstat -t watch) each text table follows a line with the local time,\n"
+	"[YYYY-MM-DDTHH:MM:SS.uuuuuu], as monitor's lines start with.\n";
 
 enum watch_what { WATCH_CPU, WATCH_IRQ, WATCH_SOFTIRQ };
 
@@ -73,6 +75,7 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 	secs = (s->timestamp_ns - w->base.ts) / 1e9;
 	new_json_obj(opts.json, opts.pretty);
 	open_json_object(NULL);
+	print_timestamp_line();
 	print_u64(PRINT_JSON, "timestamp_ns", NULL, s->timestamp_ns);
 	print_u64(PRINT_JSON, "interval_ns", NULL, s->timestamp_ns - w->base.ts);
 	if (w->what == WATCH_CPU) {

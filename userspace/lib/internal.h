@@ -3,11 +3,15 @@
 #ifndef LIBKSTAT_INTERNAL_H
 #define LIBKSTAT_INTERNAL_H
 
+#include <errno.h>
 #include <string.h>
 
 #include "libkstat.h"
 
-/* Free what a list holds and zero it, keeping the list itself. */
+/*
+ * Free what a list holds and zero it, keeping the list itself and its
+ * cputime_size (0 reads as sizeof(struct kstat_cputime)).
+ */
 void kstat_cpu_list_clear(struct kstat_cpu_list *l);
 /*
  * The sizes of the structs passed with their size in libkstat 1.0: a
@@ -16,6 +20,61 @@ void kstat_cpu_list_clear(struct kstat_cpu_list *l);
  */
 #define KSTAT_CONFIG_SIZE_1_0	20
 #define KSTAT_STATS_SIZE_1_0	96
+#define KSTAT_FILTER_SIZE_1_0	64
+#define KSTAT_CPUTIME_SIZE_1_0	88
+
+/*
+ * Structs passed with their size (the caller's sizeof, see the macros in
+ * libkstat.h): older callers have smaller ones, newer ones larger.  Out:
+ * fill ours, copy what fits, zero the rest of theirs.  In: take what we
+ * know; bytes of a larger struct that we do not know must be zero
+ * (-E2BIG otherwise).
+ */
+static inline void kstat_copy_out(void *dst, size_t size, const void *src,
+				  size_t ours)
+{
+	memcpy(dst, src, size < ours ? size : ours);
+	if (size > ours)
+		memset((char *)dst + ours, 0, size - ours);
+}
+
+static inline int kstat_copy_in(void *dst, size_t ours, const void *src,
+				size_t size)
+{
+	const unsigned char *p = src;
+	size_t i;
+
+	for (i = ours; i < size; i++)
+		if (p[i])
+			return -E2BIG;
+	memset(dst, 0, ours);
+	memcpy(dst, src, size < ours ? size : ours);
+	return 0;
+}
+
+/*
+ * A caller's struct kstat_cputime: at least the 1.0 size, and a whole
+ * number of u64s, since arrays of it are laid out at that stride.
+ * 0, or -EINVAL with the reason in kstat_last_error(h).
+ */
+int kstat_cputime_size_check(struct kstat_handle *h, size_t size);
+/* @c into a caller's struct of @size bytes, nr_ns set to what fits. */
+void kstat_cputime_store(void *dst, size_t size, const struct kstat_cputime *c);
+/* Element @i of an array of struct kstat_cputime at stride @size. */
+static inline void *kstat_cputime_at(void *base, size_t size, size_t i)
+{
+	return (char *)base + i * size;
+}
+
+/*
+ * The caller's filter into @in, read with the size it carries: -EINVAL
+ * below the 1.0 size, -E2BIG with unknown fields set; NULL selects
+ * nothing.
+ */
+int kstat_filter_take(struct kstat_handle *h, const struct kstat_filter *f,
+		      struct kstat_filter *in);
+/* A handle without a socket (unit tests of what is checked before I/O). */
+struct kstat_handle *kstat_handle_alloc_offline(void);
 
 /* The text kstat_last_error(h) returns from now on. */
 void kstat_set_error(struct kstat_handle *h, const char *fmt, ...)
@@ -128,6 +187,9 @@ int kstat_set_socket_options(struct nl_sock *sk);
 
 /* Subscriptions without a socket, fed recorded messages (tests, bench). */
 struct kstat_sub *kstat_sub_alloc(const struct kstat_sub_ops *ops, void *arg);
+/* The same with the caller's sizeof(struct kstat_cputime) (checked). */
+struct kstat_sub *kstat_sub_alloc_sz(const struct kstat_sub_ops *ops,
+				     size_t cputime_size, void *arg);
 int kstat_sub_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh);
 void kstat_arch_free(struct kstat_arch *r);
 

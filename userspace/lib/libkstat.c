@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,11 +169,18 @@ fail:
 	return err;
 }
 
+/* A handle that has no socket: for unit tests of the checks before I/O. */
+struct kstat_handle *kstat_handle_alloc_offline(void)
+{
+	return calloc(1, sizeof(struct kstat_handle));
+}
+
 void kstat_close(struct kstat_handle *h)
 {
 	if (!h)
 		return;
-	nl_socket_free(h->sk);
+	if (h->sk)
+		nl_socket_free(h->sk);
 	free(h);
 }
 
@@ -455,12 +463,15 @@ static void reset_softirq(void *l)
 	kstat_softirq_list_clear(l);
 }
 
-int kstat_cpu_get(struct kstat_handle *h, int cpu, struct kstat_cputime *out)
+int kstat_cpu_get_sz(struct kstat_handle *h, int cpu,
+		     struct kstat_cputime *out, size_t size)
 {
 	struct kstat_req r = { .cmd = KSTAT_CMD_CPU_GET, .cpu = cpu, .irq = -1 };
 	struct kstat_cpu_list l = { 0 };
-	int err;
+	int err = kstat_cputime_size_check(h, size);
 
+	if (err)
+		return err;
 	err = kstat_xfer(h, &r, parse_cpu, reset_cpu, &l);
 	if (!err && l.nr != 1) {
 		kstat_set_error(h, "malformed reply from the kernel: %zu CPUs",
@@ -468,21 +479,26 @@ int kstat_cpu_get(struct kstat_handle *h, int cpu, struct kstat_cputime *out)
 		err = -EBADMSG;
 	}
 	if (!err)
-		*out = l.cpus[0];
+		kstat_cputime_store(out, size, &l.cpus[0]);
 	kstat_cpu_list_clear(&l);
 	return err;
 }
 
-int kstat_cpu_list_get(struct kstat_handle *h, struct kstat_cpu_list **out)
+int kstat_cpu_list_get_sz(struct kstat_handle *h, struct kstat_cpu_list **out,
+			  size_t cputime_size)
 {
 	struct kstat_req r = { .cmd = KSTAT_CMD_CPU_GET, .dump = 1,
 			       .cpu = -1, .irq = -1 };
-	struct kstat_cpu_list *l = calloc(1, sizeof(*l));
-	int err;
+	struct kstat_cpu_list *l;
+	int err = kstat_cputime_size_check(h, cputime_size);
 
 	*out = NULL;
+	if (err)
+		return err;
+	l = calloc(1, sizeof(*l));
 	if (!l)
 		return -ENOMEM;
+	l->cputime_size = cputime_size;
 	err = kstat_xfer(h, &r, parse_cpu, reset_cpu, l);
 	if (err) {
 		kstat_cpu_list_free(l);
@@ -517,36 +533,70 @@ static int kstat_irq_request(struct kstat_handle *h, struct kstat_req *r,
 	return 0;
 }
 
+/*
+ * The caller's filter into @in, read with the size it carries (the ABI
+ * rule for structs passed with their size); NULL selects nothing.
+ */
+int kstat_filter_take(struct kstat_handle *h, const struct kstat_filter *f,
+		      struct kstat_filter *in)
+{
+	struct kstat_filter none = KSTAT_FILTER_INIT;
+
+	if (!f) {
+		*in = none;
+		return 0;
+	}
+	if (f->size < KSTAT_FILTER_SIZE_1_0) {
+		kstat_set_error(h, "struct kstat_filter of %zu bytes is too small: start from KSTAT_FILTER_INIT",
+				f->size);
+		return -EINVAL;
+	}
+	if (kstat_copy_in(in, sizeof(*in), f, f->size)) {
+		kstat_set_error(h, "struct kstat_filter has fields this libkstat does not know set (%zu bytes, it knows %zu)",
+				f->size, sizeof(*in));
+		return -E2BIG;
+	}
+	in->size = sizeof(*in);
+	return 0;
+}
+
 int kstat_irq_list_get(struct kstat_handle *h, const struct kstat_filter *f,
 		       struct kstat_irq_list **out)
 {
-	struct kstat_filter none = KSTAT_FILTER_INIT;
+	struct kstat_filter in;
 	struct kstat_req r = { .cmd = KSTAT_CMD_IRQ_GET, .dump = 1,
-			       .cpu = -1, .irq = -1, .filter = f ? f : &none };
+			       .cpu = -1, .irq = -1, .filter = &in };
+	int err = kstat_filter_take(h, f, &in);
 
-	return kstat_irq_request(h, &r, out);
+	*out = NULL;
+	return err ? err : kstat_irq_request(h, &r, out);
 }
 
 int kstat_irq_get(struct kstat_handle *h, uint32_t irq,
 		  const struct kstat_filter *f, struct kstat_irq_list **out)
 {
-	struct kstat_filter none = KSTAT_FILTER_INIT;
+	struct kstat_filter in;
 	struct kstat_req r = { .cmd = KSTAT_CMD_IRQ_GET, .cpu = -1,
-			       .irq = irq, .filter = f ? f : &none };
+			       .irq = irq, .filter = &in };
+	int err = kstat_filter_take(h, f, &in);
 
-	return kstat_irq_request(h, &r, out);
+	*out = NULL;
+	return err ? err : kstat_irq_request(h, &r, out);
 }
 
 int kstat_softirq_get(struct kstat_handle *h, const struct kstat_filter *f,
 		      struct kstat_softirq_list **out)
 {
-	struct kstat_filter none = KSTAT_FILTER_INIT;
+	struct kstat_filter in;
 	struct kstat_req r = { .cmd = KSTAT_CMD_SOFTIRQ_GET, .cpu = -1,
-			       .irq = -1, .filter = f ? f : &none };
-	struct kstat_softirq_list *l = calloc(1, sizeof(*l));
-	int err;
+			       .irq = -1, .filter = &in };
+	struct kstat_softirq_list *l;
+	int err = kstat_filter_take(h, f, &in);
 
 	*out = NULL;
+	if (err)
+		return err;
+	l = calloc(1, sizeof(*l));
 	if (!l)
 		return -ENOMEM;
 	err = kstat_xfer(h, &r, parse_softirq, reset_softirq, l);
@@ -583,40 +633,25 @@ static void reset_none(void *out)
 	(void)out;
 }
 
-/*
- * Structs passed with their size (the caller's sizeof, see the macros in
- * libkstat.h): older callers have smaller ones, newer ones larger.  Out:
- * fill ours, copy what fits, zero the rest of theirs.  In: take what
- * we know; bytes of a larger struct that we do not know must be zero.
- */
+/* The frozen 1.0 sizes in internal.h must stay true. */
 _Static_assert(sizeof(struct kstat_config) >= KSTAT_CONFIG_SIZE_1_0,
 	       "struct kstat_config shrank");
 _Static_assert(sizeof(struct kstat_stats) >= KSTAT_STATS_SIZE_1_0,
 	       "struct kstat_stats shrank");
+_Static_assert(offsetof(struct kstat_filter, cpu_last) + 8 ==
+	       KSTAT_FILTER_SIZE_1_0, "struct kstat_filter 1.0 layout");
+_Static_assert(offsetof(struct kstat_cputime, ns[KSTAT_CPUTIME_GUEST_NICE]) + 8 ==
+	       KSTAT_CPUTIME_SIZE_1_0, "struct kstat_cputime 1.0 layout");
 
-static int size_ok(size_t size, size_t min)
+/* A caller's size below the 1.0 one: -EINVAL, and why. */
+static int size_ok(struct kstat_handle *h, const char *what, size_t size,
+		   size_t min)
 {
-	return size >= min ? 0 : -EINVAL;
-}
-
-static void copy_out(void *dst, size_t size, const void *src, size_t ours)
-{
-	memcpy(dst, src, size < ours ? size : ours);
-	if (size > ours)
-		memset((char *)dst + ours, 0, size - ours);
-}
-
-static int copy_in(void *dst, size_t ours, const void *src, size_t size)
-{
-	const unsigned char *p = src;
-	size_t i;
-
-	for (i = ours; i < size; i++)
-		if (p[i])
-			return -E2BIG;
-	memset(dst, 0, ours);
-	memcpy(dst, src, size < ours ? size : ours);
-	return 0;
+	if (size >= min)
+		return 0;
+	kstat_set_error(h, "struct %s of %zu bytes is too small (at least %zu): pass sizeof(struct %s)",
+			what, size, min, what);
+	return -EINVAL;
 }
 
 int kstat_config_get_sz(struct kstat_handle *h, struct kstat_config *cfg,
@@ -625,12 +660,12 @@ int kstat_config_get_sz(struct kstat_handle *h, struct kstat_config *cfg,
 	struct kstat_req r = { .cmd = KSTAT_CMD_CONFIG_GET, .cpu = -1,
 			       .irq = -1 };
 	struct kstat_config c = { 0 };
-	int err = size_ok(size, KSTAT_CONFIG_SIZE_1_0);
+	int err = size_ok(h, "kstat_config", size, KSTAT_CONFIG_SIZE_1_0);
 
 	if (err)
 		return err;
 	err = kstat_xfer(h, &r, parse_config, reset_none, &c);
-	copy_out(cfg, size, &c, sizeof(c));
+	kstat_copy_out(cfg, size, &c, sizeof(c));
 	return err;
 }
 
@@ -670,12 +705,15 @@ int kstat_config_set_sz(struct kstat_handle *h, const struct kstat_config *cfg,
 	struct kstat_req r = { .cmd = KSTAT_CMD_CONFIG_SET, .cpu = -1,
 			       .irq = -1, .ack = 1, .put = put_config,
 			       .put_arg = &c };
-	int err = size_ok(size, KSTAT_CONFIG_SIZE_1_0);
+	int err = size_ok(h, "kstat_config", size, KSTAT_CONFIG_SIZE_1_0);
 
-	if (!err)
-		err = copy_in(&in, sizeof(in), cfg, size);
 	if (err)
 		return err;
+	if (kstat_copy_in(&in, sizeof(in), cfg, size)) {
+		kstat_set_error(h, "struct kstat_config has fields this libkstat does not know set (%zu bytes, it knows %zu)",
+				size, sizeof(in));
+		return -E2BIG;
+	}
 	return kstat_xfer(h, &r, parse_none, reset_none, NULL);
 }
 
@@ -685,12 +723,12 @@ int kstat_stats_get_sz(struct kstat_handle *h, struct kstat_stats *st,
 	struct kstat_req r = { .cmd = KSTAT_CMD_STATS_GET, .cpu = -1,
 			       .irq = -1 };
 	struct kstat_stats s = { 0 };
-	int err = size_ok(size, KSTAT_STATS_SIZE_1_0);
+	int err = size_ok(h, "kstat_stats", size, KSTAT_STATS_SIZE_1_0);
 
 	if (err)
 		return err;
 	err = kstat_xfer(h, &r, parse_stats, reset_none, &s);
-	copy_out(st, size, &s, sizeof(s));
+	kstat_copy_out(st, size, &s, sizeof(s));
 	return err;
 }
 

@@ -13,15 +13,31 @@
  *   *_free() call.  Counters are as described in <linux/kstat.h>:
  *   nanoseconds for CPU time, counts for IRQs and softirqs.
  * - A handle is not thread-safe; use one per thread.
- * - ABI (libkstat.so.1, version node KSTAT_1): structs the caller
- *   allocates and the library fills or reads (struct kstat_config,
- *   struct kstat_stats, struct kstat_sub_ops) are passed with their size:
- *   the kstat_*_get() / _set() / kstat_subscribe() names below are macros
- *   over the exported *_sz() functions that add sizeof(*ptr), so a
- *   program built against an older, smaller struct keeps working when
- *   one grows at its end (new fields read as 0, new callbacks as NULL).
+ * - ABI (libkstat.so.1, version node KSTAT_1): every public struct can
+ *   grow at its end without breaking a program built against an older,
+ *   smaller one.  The library always learns the caller's size:
+ *   - Structs the caller allocates and the library fills or reads
+ *     (struct kstat_config, struct kstat_stats, struct kstat_sub_ops,
+ *     struct kstat_cputime) are passed with their size: the
+ *     kstat_*_get() / _set() / kstat_subscribe() names below are macros
+ *     over the exported *_sz() functions that add sizeof(*ptr).
+ *   - struct kstat_filter carries its size in its first field, set by
+ *     KSTAT_FILTER_INIT (a filter may be NULL, so no macro can add it).
+ *   - Arrays of struct kstat_cputime the library returns (struct
+ *     kstat_cpu_list, struct kstat_sample) are laid out at the caller's
+ *     sizeof(struct kstat_cputime), passed by those macros too, so
+ *     cpus[i] indexes right in old and new programs alike.
+ *   Out: the library fills what fits in the caller's size and zeroes the
+ *   rest, so new fields read as 0 (new callbacks as NULL); nr_ns says how
+ *   many ns[] slots hold values.  In: a caller's struct larger than the
+ *   library knows is accepted when the part it does not know is zero,
+ *   else -E2BIG.  Any size below the 1.0 size (or, for an array stride,
+ *   not a multiple of 8) is -EINVAL, with kstat_last_error() saying so.
  *   Structs the library allocates (lists, struct kstat_sample) may grow
- *   at their end too: never allocate or copy them yourself.
+ *   at their end too: never allocate or copy them yourself.  Not yet
+ *   growable: the elements of the IRQ, softirq and arch arrays (struct
+ *   kstat_irq, kstat_softirq, kstat_arch), and struct kstat_config
+ *   inside struct kstat_sample, whose size sets the offsets after it.
  */
 #ifndef LIBKSTAT_H
 #define LIBKSTAT_H
@@ -55,17 +71,23 @@ int kstat_family_id(const struct kstat_handle *h);
 
 /*
  * What a request selects; mirrors the kernel's KSTAT_A_SEL_* attributes.
- * Start from KSTAT_FILTER_INIT: -1 means "not set, kernel default".
+ * Start from KSTAT_FILTER_INIT: it sets @size to this header's
+ * sizeof(struct kstat_filter), which lets the struct grow (see ABI
+ * above); -1 means "not set, kernel default".  A NULL filter selects
+ * nothing (the kernel's defaults).
  */
 struct kstat_filter {
+	size_t size;			/* sizeof(struct kstat_filter) */
 	uint32_t flags;			/* KSTAT_F_* */
 	const uint32_t *irqs;		/* IRQ list for dumps, or NULL */
 	size_t nr_irqs;
 	int64_t irq_first, irq_last;	/* IRQ range for dumps */
 	int64_t cpu_first, cpu_last;	/* range of per-CPU arrays */
+	/* New fields go here, at the end: KSTAT_FILTER_INIT sets them. */
 };
 
-#define KSTAT_FILTER_INIT { .flags = 0, .irqs = NULL, .nr_irqs = 0,	\
+#define KSTAT_FILTER_INIT { .size = sizeof(struct kstat_filter),	\
+			    .flags = 0, .irqs = NULL, .nr_irqs = 0,	\
 			    .irq_first = -1, .irq_last = -1,		\
 			    .cpu_first = -1, .cpu_last = -1 }
 
@@ -88,20 +110,42 @@ enum kstat_cputime_field {
 /* Field names as used in JSON: "user", "nice", ... "guest_nice". */
 const char *kstat_cputime_name(enum kstat_cputime_field f);
 
+/*
+ * CPU time of one CPU.  Its size goes with every call that fills one
+ * (the macros below add it), arrays of it are laid out at that size, and
+ * @nr_ns says how many ns[] slots the library filled: the smaller of its
+ * KSTAT_CPUTIME_NR and the caller's.  A field added later (a new
+ * enum kstat_cputime_field) is a new ns[] slot at the end.
+ */
 struct kstat_cputime {
 	int cpu;				/* -1: sum over all CPUs */
+	uint32_t nr_ns;				/* ns[] slots filled */
 	uint64_t ns[KSTAT_CPUTIME_NR];		/* nanoseconds */
 };
 
-/* One CPU, or with @cpu == -1 the sum over all possible CPUs. */
-int kstat_cpu_get(struct kstat_handle *h, int cpu, struct kstat_cputime *out);
+/*
+ * One CPU, or with @cpu == -1 the sum over all possible CPUs.  @size:
+ * sizeof(*out) as the caller knows it.
+ */
+int kstat_cpu_get_sz(struct kstat_handle *h, int cpu,
+		     struct kstat_cputime *out, size_t size);
+#define kstat_cpu_get(h, cpu, out) \
+	kstat_cpu_get_sz((h), (cpu), (out), sizeof(*(out)))
 
 struct kstat_cpu_list {
 	size_t nr;
 	struct kstat_cputime *cpus;		/* online CPUs, ascending */
+	size_t cputime_size;			/* bytes per cpus[] element */
 };
 
-int kstat_cpu_list_get(struct kstat_handle *h, struct kstat_cpu_list **out);
+/*
+ * Every online CPU.  @cputime_size: the caller's sizeof(struct
+ * kstat_cputime), the stride of (*out)->cpus.
+ */
+int kstat_cpu_list_get_sz(struct kstat_handle *h, struct kstat_cpu_list **out,
+			  size_t cputime_size);
+#define kstat_cpu_list_get(h, out) \
+	kstat_cpu_list_get_sz((h), (out), sizeof(struct kstat_cputime))
 void kstat_cpu_list_free(struct kstat_cpu_list *l);
 
 /* ---- IRQs ---- */
@@ -263,7 +307,8 @@ struct kstat_sample {
 	int config_changed;		/* config is new with this sample */
 	struct kstat_config config;
 	uint32_t sections;		/* sections this sample carries */
-	struct kstat_cputime *cpus;	/* online CPUs, then the total (-1) */
+	struct kstat_cputime *cpus;	/* online CPUs, then the total (-1),
+					 * at the caller's cputime_size */
 	size_t nr_cpus;
 	struct kstat_irq *irqs;		/* by IRQ number; no metadata */
 	size_t nr_irqs;
@@ -318,15 +363,18 @@ struct kstat_sub;
  * kstat_sub_last_error() the kernel's explanation.
  */
 int kstat_subscribe_sz(struct kstat_handle *h, const struct kstat_sub_ops *ops,
-		       size_t ops_size, void *arg, int rcvbuf,
-		       struct kstat_sub **subp);
+		       size_t ops_size, size_t cputime_size, void *arg,
+		       int rcvbuf, struct kstat_sub **subp);
 /*
  * @ops is read with the caller's sizeof: -EINVAL if it lacks sample and
  * lost, -E2BIG if it has non-NULL callbacks this library does not know.
+ * @cputime_size: the caller's sizeof(struct kstat_cputime), the stride
+ * of kstat_sample's cpus[]; -EINVAL below the 1.0 size.
  * On failure kstat_last_error(h) explains (the subscription is gone).
  */
 #define kstat_subscribe(h, ops, arg, rcvbuf, subp) \
-	kstat_subscribe_sz((h), (ops), sizeof(*(ops)), (arg), (rcvbuf), (subp))
+	kstat_subscribe_sz((h), (ops), sizeof(*(ops)),			\
+			   sizeof(struct kstat_cputime), (arg), (rcvbuf), (subp))
 /*
  * The receive buffer the kernel granted, in bytes as asked for (it
  * reports and accounts twice that): less than asked when SO_RCVBUFFORCE

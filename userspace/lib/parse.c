@@ -5,6 +5,7 @@
  * clients keep working.  A reply that breaks the protocol is -EBADMSG.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/genetlink.h>
@@ -160,7 +161,9 @@ int kstat_parse_cpu_nest(const struct nlattr *nest, struct kstat_cputime *c)
 	uint32_t cpu = 0;
 	int rem, t, err = 0;
 
+	memset(c, 0, sizeof(*c));
 	c->cpu = -1;
+	c->nr_ns = KSTAT_CPUTIME_NR;
 	kattr_for_each_nested(a, nest, rem) {
 		t = kattr_type(a);
 		if (t == KSTAT_A_CPU_ID) {
@@ -179,6 +182,8 @@ int kstat_parse_cpu_nest(const struct nlattr *nest, struct kstat_cputime *c)
 
 int kstat_parse_cpu_msg(const struct nlmsghdr *nlh, struct kstat_cpu_list *l)
 {
+	size_t stride = l->cputime_size ? l->cputime_size : sizeof(struct kstat_cputime);
+	struct kstat_cputime c;
 	struct nlattr *head;
 	const struct nlattr *a;
 	int len, rem, err;
@@ -189,21 +194,49 @@ int kstat_parse_cpu_msg(const struct nlmsghdr *nlh, struct kstat_cpu_list *l)
 	kattr_for_each(a, head, len, rem) {
 		if (kattr_type(a) != KSTAT_A_CPU)
 			continue;
-		err = grow((void **)&l->cpus, l->nr, sizeof(*l->cpus));
+		err = kstat_parse_cpu_nest(a, &c);
+		if (!err)
+			err = grow((void **)&l->cpus, l->nr, stride);
 		if (err)
 			return err;
-		err = kstat_parse_cpu_nest(a, &l->cpus[l->nr]);
-		if (err)
-			return err;
+		kstat_cputime_store(kstat_cputime_at(l->cpus, stride, l->nr),
+				    stride, &c);
 		l->nr++;
 	}
 	return 0;
 }
 
+int kstat_cputime_size_check(struct kstat_handle *h, size_t size)
+{
+	if (size >= KSTAT_CPUTIME_SIZE_1_0 && size % sizeof(uint64_t) == 0)
+		return 0;
+	kstat_set_error(h, "a struct kstat_cputime of %zu bytes is invalid: pass sizeof(struct kstat_cputime) (at least %d bytes, a multiple of 8)",
+			size, KSTAT_CPUTIME_SIZE_1_0);
+	return -EINVAL;
+}
+
+void kstat_cputime_store(void *dst, size_t size, const struct kstat_cputime *c)
+{
+	struct kstat_cputime t = *c;
+	size_t slots = (size - offsetof(struct kstat_cputime, ns)) /
+		       sizeof(t.ns[0]);
+
+	if (size == sizeof(t)) {	/* the common case: same header */
+		memcpy(dst, c, sizeof(t));
+		return;
+	}
+	if (slots < t.nr_ns)
+		t.nr_ns = slots;
+	kstat_copy_out(dst, size, &t, sizeof(t));
+}
+
 void kstat_cpu_list_clear(struct kstat_cpu_list *l)
 {
+	size_t stride = l->cputime_size;
+
 	free(l->cpus);
 	memset(l, 0, sizeof(*l));
+	l->cputime_size = stride;
 }
 
 void kstat_cpu_list_free(struct kstat_cpu_list *l)

@@ -74,6 +74,7 @@ struct kstat_sub {
 	int pending;			/* a sample has pieces applied */
 	int cpus_reset;			/* its CPU list was restarted */
 	struct kstat_sample s;
+	size_t cputime_size;		/* the caller's: stride of s.cpus */
 	size_t cap_cpus, cap_irqs, cap_arch, cap_softirqs;
 	int32_t *slot;			/* IRQ number -> index in s.irqs */
 	size_t nr_slots;
@@ -161,9 +162,12 @@ static int apply_cpu(struct kstat_sub *sub, const struct nlattr *a)
 	err = kstat_parse_cpu_nest(a, &c);
 	if (!err)
 		err = reserve((void **)&sub->s.cpus, &sub->cap_cpus,
-			      sub->s.nr_cpus + 1, sizeof(c));
+			      sub->s.nr_cpus + 1, sub->cputime_size);
 	if (!err)
-		sub->s.cpus[sub->s.nr_cpus++] = c;
+		kstat_cputime_store(kstat_cputime_at(sub->s.cpus,
+						     sub->cputime_size,
+						     sub->s.nr_cpus++),
+				    sub->cputime_size, &c);
 	return err;
 }
 
@@ -802,15 +806,19 @@ static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
 	return NL_SKIP;
 }
 
-/* A subscription without a socket yet; @size: what the caller's ops hold. */
+/*
+ * A subscription without a socket yet; @size: what the caller's ops
+ * hold, @cputime_size: the caller's sizeof(struct kstat_cputime).
+ */
 static struct kstat_sub *sub_alloc(const struct kstat_sub_ops *ops,
-				   size_t size, void *arg)
+				   size_t size, size_t cputime_size, void *arg)
 {
 	struct kstat_sub *sub = calloc(1, sizeof(*sub));
 
 	if (!sub)
 		return NULL;
 	memcpy(&sub->ops, ops, size);
+	sub->cputime_size = cputime_size;
 	sub->arg = arg;
 	sub->present = 1;
 	return sub;
@@ -818,7 +826,15 @@ static struct kstat_sub *sub_alloc(const struct kstat_sub_ops *ops,
 
 struct kstat_sub *kstat_sub_alloc(const struct kstat_sub_ops *ops, void *arg)
 {
-	return sub_alloc(ops, sizeof(*ops), arg);
+	return sub_alloc(ops, sizeof(*ops), sizeof(struct kstat_cputime), arg);
+}
+
+struct kstat_sub *kstat_sub_alloc_sz(const struct kstat_sub_ops *ops,
+				     size_t cputime_size, void *arg)
+{
+	if (kstat_cputime_size_check(NULL, cputime_size))
+		return NULL;
+	return sub_alloc(ops, sizeof(*ops), cputime_size, arg);
 }
 
 /* ---- the socket ---- */
@@ -901,13 +917,14 @@ static int sub_set_rcvbuf(struct kstat_sub *sub, int want)
 }
 
 static int sub_open(struct kstat_handle *h, const struct kstat_sub_ops *ops,
-		    void *arg, int rcvbuf, struct kstat_sub **subp)
+		    size_t cputime_size, void *arg, int rcvbuf,
+		    struct kstat_sub **subp)
 {
 	struct kstat_sub *sub;
 	int err, one = 1;
 
 	*subp = NULL;
-	sub = sub_alloc(ops, sizeof(*ops), arg);
+	sub = sub_alloc(ops, sizeof(*ops), cputime_size, arg);
 	if (!sub)
 		return -ENOMEM;
 	sub->family = kstat_family_id(h);
@@ -962,14 +979,16 @@ fail:
 }
 
 int kstat_subscribe_sz(struct kstat_handle *h, const struct kstat_sub_ops *ops,
-		       size_t ops_size, void *arg, int rcvbuf,
-		       struct kstat_sub **subp)
+		       size_t ops_size, size_t cputime_size, void *arg,
+		       int rcvbuf, struct kstat_sub **subp)
 {
 	struct kstat_sub_ops known;
 	const unsigned char *p = (const void *)ops;
 	size_t i;
 
 	*subp = NULL;
+	if (kstat_cputime_size_check(h, cputime_size))
+		return -EINVAL;
 	/* sample and lost are required; what we do not know must be 0 */
 	if (ops_size < offsetof(struct kstat_sub_ops, family)) {
 		kstat_set_error(h, "struct kstat_sub_ops of %zu bytes is too small",
@@ -984,7 +1003,7 @@ int kstat_subscribe_sz(struct kstat_handle *h, const struct kstat_sub_ops *ops,
 	}
 	memset(&known, 0, sizeof(known));
 	memcpy(&known, ops, ops_size < sizeof(known) ? ops_size : sizeof(known));
-	return sub_open(h, &known, arg, rcvbuf, subp);
+	return sub_open(h, &known, cputime_size, arg, rcvbuf, subp);
 }
 
 int kstat_sub_rcvbuf(const struct kstat_sub *sub)

@@ -304,10 +304,156 @@ static void test_summary(void)
 	free(f.data);
 }
 
+/* ---- struct kstat_cputime at the caller's size ---- */
+
+/*
+ * A program built against a newer libkstat.h, whose struct kstat_cputime
+ * has grown (three more ns[] slots), and run against this library.
+ */
+struct newer_cputime {
+	struct kstat_cputime c;
+	uint64_t later[3];
+};
+
+static int same_cputime(const struct kstat_cputime *a,
+			const struct kstat_cputime *b)
+{
+	return a->cpu == b->cpu && !memcmp(a->ns, b->ns, sizeof(a->ns));
+}
+
+/* Every element of @l at its stride matches @ref; the tails are 0. */
+static int list_matches(const struct kstat_cpu_list *l,
+			const struct kstat_cpu_list *ref, size_t stride)
+{
+	static const uint64_t zero[3];
+	size_t i;
+
+	if (l->nr != ref->nr || l->cputime_size != stride)
+		return 0;
+	for (i = 0; i < l->nr; i++) {
+		const struct newer_cputime *e = (const void *)((const char *)l->cpus + i * stride);
+
+		if (!same_cputime(&e->c, &ref->cpus[i]) ||
+		    e->c.nr_ns != KSTAT_CPUTIME_NR ||
+		    (stride == sizeof(*e) && memcmp(e->later, zero, sizeof(zero))))
+			return 0;
+	}
+	return 1;
+}
+
+static struct kstat_cpu_list *cpu_dump_at(const struct fixture *f,
+					  size_t stride)
+{
+	struct kstat_cpu_list *l = calloc(1, sizeof(*l));
+	int msgs;
+
+	l->cputime_size = stride;
+	if (for_each_msg(f, cpu_fn, l, &msgs)) {
+		kstat_cpu_list_free(l);
+		return NULL;
+	}
+	return l;
+}
+
+struct cpu_seen {
+	size_t stride;
+	int samples, bad;
+	struct kstat_cputime total;	/* the last sample's, cpu -1 */
+};
+
+static void on_cpu_sample(const struct kstat_sample *s, void *arg)
+{
+	struct cpu_seen *w = arg;
+	const struct kstat_cputime *last;
+	size_t i;
+
+	w->samples++;
+	for (i = 0; i < s->nr_cpus; i++) {
+		const struct newer_cputime *e = (const void *)((const char *)s->cpus + i * w->stride);
+
+		if (e->c.nr_ns != KSTAT_CPUTIME_NR ||
+		    (w->stride == sizeof(*e) &&
+		     (e->later[0] || e->later[1] || e->later[2])))
+			w->bad++;
+	}
+	last = (const void *)((const char *)s->cpus + (s->nr_cpus - 1) * w->stride);
+	if (last->cpu != -1)
+		w->bad++;
+	w->total = *last;
+}
+
+static void feed_summary_at(const struct fixture *f, size_t stride,
+			    struct cpu_seen *w)
+{
+	static const struct kstat_sub_ops cpu_ops = { .sample = on_cpu_sample,
+						      .lost = on_lost };
+	struct kstat_sub *sub = kstat_sub_alloc_sz(&cpu_ops, stride, w);
+	int msgs;
+
+	w->stride = stride;
+	if (sub)
+		for_each_msg(f, feed_fn, sub, &msgs);
+	kstat_unsubscribe(sub);
+}
+
+static void test_cputime_stride(void)
+{
+	struct kstat_cpu_list *ref, *newer, *old;
+	struct cpu_seen seen_newer = { 0 }, seen_ours = { 0 };
+	struct fixture f;
+	union {
+		struct kstat_cputime c;
+		unsigned char bytes[KSTAT_CPUTIME_SIZE_1_0 + 16];
+	} one;
+	size_t i;
+	int intact = 1;
+
+	CHECK(!fixture_load("cpu-dump.nl", &f), "cpu-dump.nl loads");
+	ref = cpu_dump_at(&f, sizeof(struct kstat_cputime));
+	newer = cpu_dump_at(&f, sizeof(struct newer_cputime));
+	old = cpu_dump_at(&f, KSTAT_CPUTIME_SIZE_1_0);
+	CHECK(ref && newer && list_matches(newer, ref, sizeof(struct newer_cputime)),
+	      "a newer program's bigger cputime: cpus[i] at its stride (%zu), same values, its new slots 0",
+	      sizeof(struct newer_cputime));
+	CHECK(ref && old && list_matches(old, ref, KSTAT_CPUTIME_SIZE_1_0),
+	      "a 1.0 program's cputime: cpus[i] at %d bytes, same values",
+	      KSTAT_CPUTIME_SIZE_1_0);
+	kstat_cpu_list_free(ref);
+	kstat_cpu_list_free(newer);
+	kstat_cpu_list_free(old);
+	free(f.data);
+
+	/* One element stored at the 1.0 size writes nothing after it. */
+	memset(&one, 0xa5, sizeof(one));
+	kstat_cputime_store(&one, KSTAT_CPUTIME_SIZE_1_0,
+			    &(struct kstat_cputime){ .cpu = 1,
+						     .nr_ns = KSTAT_CPUTIME_NR });
+	for (i = KSTAT_CPUTIME_SIZE_1_0; i < sizeof(one); i++)
+		intact &= one.bytes[i] == 0xa5;
+	CHECK(intact && one.c.cpu == 1 && one.c.ns[0] == 0,
+	      "a 1.0-sized cputime: nothing written past its %d bytes",
+	      KSTAT_CPUTIME_SIZE_1_0);
+
+	/* A subscription's samples, at the caller's stride too. */
+	CHECK(!fixture_load("summary.nl", &f), "summary.nl loads");
+	feed_summary_at(&f, sizeof(struct newer_cputime), &seen_newer);
+	feed_summary_at(&f, sizeof(struct kstat_cputime), &seen_ours);
+	CHECK(seen_newer.samples == 4 && seen_newer.bad == 0 &&
+	      seen_ours.samples == 4 &&
+	      same_cputime(&seen_newer.total, &seen_ours.total) &&
+	      seen_newer.total.ns[KSTAT_CPUTIME_IDLE] > 0,
+	      "samples at a newer program's stride: %d samples, total last, same values, new slots 0",
+	      seen_newer.samples);
+	CHECK(!kstat_sub_alloc_sz(&ops, KSTAT_CPUTIME_SIZE_1_0 - 8, NULL),
+	      "a subscription refuses a cputime below the 1.0 size");
+	free(f.data);
+}
+
 int main(void)
 {
 	test_irq_dumps();
 	test_cpu_softirq();
 	test_summary();
+	test_cputime_stride();
 	return unit_exit();
 }
