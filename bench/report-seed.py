@@ -27,13 +27,15 @@ SEED_CACHED_SYS = 4.740
 
 
 def load(path):
-    cfg, metrics, times, values = {}, {}, {}, {}
+    cfg, metrics, times, values = {"repeats": 7}, {}, {}, {}
     for line in open(path):
         f = line.split()
+        if f[:2] == ["#", "kstat-bench"] and "-r" in f:
+            cfg["repeats"] = int(f[f.index("-r") + 1])
         if not f or f[0] == "#":
             continue
         if f[0] == "config":
-            cfg = {"irqs": int(f[2]), "cpus": int(f[4]), "descs": int(f[6])}
+            cfg.update(irqs=int(f[2]), cpus=int(f[4]), descs=int(f[6]))
         elif f[0] == "metric":
             metrics[f[1]] = (float(f[3]), float(f[4]), float(f[6]), float(f[7]), f[9])
         elif f[0] == "time":
@@ -91,17 +93,18 @@ def main():
              f"with other guests, {cfg['descs']} IRQ descriptors ({cfg['irqs']} of them "
              "synthetic, from tests/irqsim), Debian's 6.1 kernel.  "
              + (f"Run {run['date']} UTC; `make bench-seed` took {run['wall']} s of wall time, "
-                "most of it the 96-CPU boot.  " if run else "")
+                f"most of it the {run['smp']}-CPU boot.  " if run else "")
              + "TCG makes every absolute time several times the hardware's and the host "
              "is noisy: only the ratios within this run mean something.  Medians of "
-             "5 runs after warm-up; ± is the standard deviation in % of the median.\n")
+             f"{cfg['repeats']} runs after warm-up; ± is the standard deviation in % of "
+             "the median.\n")
 
     o.append("### The seed's loop\n")
-    o.append("| | seed, 96-core Broadwell | this guest, 96 vCPUs under TCG |")
+    o.append(f"| | seed, 96-core Broadwell | this guest, {cfg['cpus']} vCPUs under TCG |")
     o.append("|---|---|---|")
     o.append(f"| reads of /proc/stat (open, read, close) | {SEED_READS:,} | {reads:,} |")
-    o.append(f"| elapsed | {SEED_ELAPSED:.1f} s (8.0 s with the refused cache) | {wall:.1f} s |")
-    o.append(f"| system time | {SEED_SYS:.1f} s (4.7 s with the cache) | {sys_s:.1f} s |")
+    o.append(f"| elapsed | {SEED_ELAPSED:.1f} s (8.0 s with the refused cache) | {wall:.2f} s |")
+    o.append(f"| system time | {SEED_SYS:.1f} s (4.7 s with the cache) | {sys_s:.2f} s |")
     o.append(f"| per read | {1e3 * SEED_ELAPSED / SEED_READS:.1f} ms (0.8 ms with the cache) "
              f"| {per_read / 1e3:.2f} ms |")
     o.append("")
@@ -122,12 +125,14 @@ def main():
         if name in m:
             b, bsd, k, ksd, _ = m[name]
             o.append(row(b, bsd, k, ksd, label))
+    o.append(f"{'libkstat':>12} {'':4} {'':10} {'raw':>12} {'':4}  # the same request, two clients")
     for name, label in (("floor_libkstat_vs_raw", "floor.us/op (CONFIG_GET: libkstat vs raw)"),
                         ("cpu_libkstat_vs_raw", "cpu.us/read (CPU GET: libkstat vs raw)"),
                         ("irq_libkstat_vs_raw", "irq.us/read (IRQ totals dump: libkstat vs raw)")):
         if name in m:
             b, bsd, k, ksd, _ = m[name]
             o.append(row(b, bsd, k, ksd, label))
+    o.append(f"{'/proc':>12} {'':4} {'':10} {'kstat':>12} {'':4}  # single figures")
     for name in ("proc_stat", "proc_interrupts", "proc_softirqs"):
         r, sd, unit = t[name]
         o.append(f"{r:12.1f} ±{pct(sd, r)} {'':10} {'':12} {'':4}  {name}.{unit} (one read+parse)")
