@@ -6,7 +6,7 @@
 #   make check        install missing packages, build, run host unit tests and
 #                     the guest suite (T=tests/foo.sh SMP=8 KERNEL=/boot/vmlinuz-x)
 #   make bench-seed   the seed's 10,000 /proc/stat reads beside kstat in one
-#                     96-CPU guest with 2824 IRQs (not in check; ~10 min)
+#                     96-CPU guest with 2824 IRQs (not in check; ~8 min)
 #   make stress       the long robustness runs, tests/long/*.sh (not in check)
 #   make fuzz         the long fuzzer run alone, tests/long/fuzz-long.sh
 #   make run          boot a guest with kstat loaded and show it at work
@@ -92,7 +92,7 @@ bench: deps
 # The seed thread's experiment at its own scale: one 96-CPU guest with 2824
 # IRQ descriptors, 10,000 /proc/stat reads beside kstat's requests and
 # summaries; a section of docs/performance.md.  Not in make check: about
-# 10 minutes here, most of it the 96-CPU boot under TCG.
+# 8 minutes here (497 s in the first run), the 96-CPU guest under TCG.
 bench-seed: deps
 	$(MAKE) all
 	scripts/bench-seed.sh

@@ -92,10 +92,13 @@ def main():
     o.append(f"Here: one QEMU TCG guest with {cfg['cpus']} vCPUs on a 2-core host shared "
              f"with other guests, {cfg['descs']} IRQ descriptors ({cfg['irqs']} of them "
              "synthetic, from tests/irqsim), Debian's 6.1 kernel.  "
-             + (f"Run {run['date']} UTC; `make bench-seed` took {run['wall']} s of wall time, "
-                f"most of it the {run['smp']}-CPU boot.  " if run else "")
-             + "TCG makes every absolute time several times the hardware's and the host "
-             "is noisy: only the ratios within this run mean something.  Medians of "
+             + (f"Run {run['date']} UTC; `make bench-seed` took {run['wall']} s of host "
+                "wall time, boot included.  " if run else "")
+             + "Times are the guest's clock.  TCG makes every absolute time several times "
+             "the hardware's and the host is noisy (other guests share its 2 cores): only "
+             "the ratios within this run mean something, and those with a large ± "
+             f"only roughly (libkstat's CPU GET, measured twice in this run: "
+             f"{med('cpu', 1):.0f} and {cpu_lib:.0f} µs).  Medians of "
              f"{cfg['repeats']} runs after warm-up; ± is the standard deviation in % of "
              "the median.\n")
 
@@ -167,6 +170,11 @@ def main():
     o.append(f"| agent: three /proc files ÷ (subscriber + producer) per sample | | "
              f"{ratio(agent_files, agent_total):.1f}× | ≥ 100× |")
     o.append("")
+    if cpu_raw > cpu_lib:
+        o.append(f"In this run the raw client's CPU GET ({cpu_raw:.0f} µs "
+                 f"±{pct(m['cpu_libkstat_vs_raw'][3], cpu_raw).strip()}) came out slower "
+                 f"than libkstat's ({cpu_lib:.0f} µs); take it as noise until another run "
+                 "shows it again.\n")
     o.append("The agent's procfs side reads and parses /proc/stat, /proc/interrupts and "
              "/proc/softirqs (thread CPU time, its syscalls included); its kstat side is "
              "one subscriber receiving and applying one summary (thread CPU time) plus the "

@@ -8,7 +8,7 @@
 # (build/bench-seed/) into docs/performance-seed.md, which replaces the
 # seed-scale section of docs/performance.md (scripts/bench.sh includes the
 # same file, so `make bench` keeps it).  Not part of `make check`: the
-# 96-CPU guest takes about 7 minutes to boot under TCG on 2 cores.
+# whole run took 497 s under TCG on 2 cores, boot included.
 #
 # Environment: SEED_SMP (96), BENCH_SEED_IRQS (2824), BENCH_SEED_ARGS
 # (kstat-bench options, "-r 5 -n 10 -N 10000 -S 1"), KSTAT_VMDIR (the
