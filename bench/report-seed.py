@@ -150,7 +150,7 @@ def main():
         return a / b if b else float("nan")
 
     o.append("### Ratios (issue 14's goals beside them; nothing here is asserted)\n")
-    o.append("| ratio, this run | raw client | libkstat | goal |")
+    o.append("| ratio, this run | raw client (or the one figure) | libkstat | goal |")
     o.append("|---|---|---|---|")
     o.append(f"| one /proc/stat read ÷ CPU GET | {ratio(stat_read, cpu_raw):.1f}× | "
              f"{ratio(stat_read, cpu_lib):.1f}× | |")
