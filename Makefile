@@ -5,6 +5,8 @@
 #   make              build kstat.ko, the test helper module, libkstat and the CLI
 #   make check        install missing packages, build, run host unit tests and
 #                     the guest suite (T=tests/foo.sh SMP=8 KERNEL=/boot/vmlinuz-x)
+#   make bench-seed   the seed's 10,000 /proc/stat reads beside kstat in one
+#                     96-CPU guest with 2824 IRQs (not in check; ~8 min)
 #   make stress       the long robustness runs, tests/long/*.sh (not in check)
 #   make fuzz         the long fuzzer run alone, tests/long/fuzz-long.sh
 #   make run          boot a guest with kstat loaded and show it at work
@@ -49,7 +51,7 @@ export VERSION KVER KDIR KERNEL SMP T
 
 KBUILD_ARGS := -C $(KDIR) W=1
 
-.PHONY: bench bench-smoke tools all modules kmod irqsim userspace unit check stress fuzz run deps install uninstall \
+.PHONY: bench bench-seed bench-smoke tools all modules kmod irqsim userspace unit check stress fuzz run deps install uninstall \
 	debug-kernel check-debug check-rt check-6.12 kernel-lint \
 	dkms-install dkms-uninstall clean examples
 
@@ -86,6 +88,14 @@ deps:
 bench: deps
 	$(MAKE) all
 	scripts/bench.sh
+
+# The seed thread's experiment at its own scale: one 96-CPU guest with 2824
+# IRQ descriptors, 10,000 /proc/stat reads beside kstat's requests and
+# summaries; a section of docs/performance.md.  Not in make check: about
+# 8 minutes here (497 s in the first run), the 96-CPU guest under TCG.
+bench-seed: deps
+	$(MAKE) all
+	scripts/bench-seed.sh
 
 # One small configuration, as a guest test (it runs in make check too).
 bench-smoke: deps

@@ -2,7 +2,8 @@
 /*
  * kstat-bench: kstat against /proc, side by side, in one run.
  *
- *   kstat-bench [-r REPEATS] [-n OPS] [-s SECONDS] [-i] [METRIC...]
+ *   kstat-bench [-r REPEATS] [-n OPS] [-s SECONDS] [-N READS] [-S SUBS]
+ *               [METRIC...]
  *
  * Metrics (default: all):
  *   cpu      per-CPU cputime: pread+parse of /proc/stat's cpu lines vs a
@@ -20,10 +21,22 @@
  *            bytes per sample for a keyframe and a delta
  *   idle     samples the producer takes in SECONDS with no subscriber
  *
+ * Not in the default set (name them), for `make bench-seed`:
+ *   seed     the seed thread's experiment: READS (default 10000) times
+ *            open, read to the end and close /proc/stat; wall and system
+ *            time of the whole loop, and wall time per read
+ *   raw      CPU_GET dump and the empty round trip (CONFIG_GET) through
+ *            libkstat and over a raw netlink socket, side by side
+ *   files    one read+parse of each of the three procfs files alone
+ * SUBS is a comma-separated list of subscriber counts for "summary"
+ * (default 1,16,64).
+ *
  * Every timed figure is the median over REPEATS runs of OPS operations
  * (after a warm-up), with the standard deviation over those runs, in
  * microseconds per operation.  Output: one line per figure,
  *   metric NAME base MED SD kstat MED SD unit UNIT
+ * or for a single timed figure
+ *   time NAME MED SD unit UNIT
  * or for single values
  *   value NAME V unit UNIT
  * for bench/report.py to turn into a table.  Must run as root (it changes
@@ -38,6 +51,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -48,7 +62,8 @@
 
 #include <libkstat.h>
 
-static int repeats = 7, ops = 20, idle_secs = 10;
+static int repeats = 7, ops = 20, idle_secs = 10, seed_reads = 10000;
+static int subs[16] = { 1, 16, 64 }, nr_subs = 3;
 static struct kstat_handle *h;
 static char *buf;
 static const size_t buf_size = 16 << 20;
@@ -115,6 +130,12 @@ static void report(const char *name, struct stat_result base,
 {
 	printf("metric %s base %.3f %.3f kstat %.3f %.3f unit %s\n", name,
 	       base.med, base.sd, k.med, k.sd, unit);
+	fflush(stdout);
+}
+
+static void timed(const char *name, struct stat_result r, const char *unit)
+{
+	printf("time %s %.3f %.3f unit %s\n", name, r.med, r.sd, unit);
 	fflush(stdout);
 }
 
@@ -255,21 +276,25 @@ static void kstat_floor(void)
 	sink = c.interval_ms;
 }
 
-/* The same dump on a plain netlink socket: send, read, count nests. */
+/*
+ * The same requests on a plain netlink socket: send, read, count the
+ * top-level attributes of type @count (a dump ends at NLMSG_DONE, a do
+ * at its one reply).
+ */
 static int raw_fd;
 static uint16_t raw_family;
 
-static void raw_irq_totals(void)
+static uint64_t raw_request(uint8_t cmd, int dump, int count)
 {
 	struct {
 		struct nlmsghdr nlh;
 		struct genlmsghdr g;
 	} req = {
 		.nlh = { .nlmsg_len = sizeof(req), .nlmsg_type = raw_family,
-			 .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
-		.g = { .cmd = KSTAT_CMD_IRQ_GET, .version = KSTAT_FAMILY_VERSION },
+			 .nlmsg_flags = NLM_F_REQUEST | (dump ? NLM_F_DUMP : 0) },
+		.g = { .cmd = cmd, .version = KSTAT_FAMILY_VERSION },
 	};
-	uint64_t irqs = 0;
+	uint64_t found = 0;
 	ssize_t n;
 
 	if (send(raw_fd, &req, sizeof(req), 0) < 0)
@@ -277,35 +302,54 @@ static void raw_irq_totals(void)
 	for (;;) {
 		struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
 
-		n = recv(raw_fd, buf, 64 * 1024, 0);
+		n = recv(raw_fd, buf, 64 * 1024, MSG_TRUNC);
 		if (n < 0)
 			die("raw recv", -errno);
+		if (n > 64 * 1024)
+			die("raw recv: message over 64 KiB", -EMSGSIZE);
 		for (; NLMSG_OK(nlh, n); nlh = NLMSG_NEXT(nlh, n)) {
 			const struct nlattr *a;
 			int rem;
 
-			if (nlh->nlmsg_type == NLMSG_DONE) {
-				sink = irqs;
-				return;
-			}
+			if (nlh->nlmsg_type == NLMSG_DONE)
+				return found;
 			if (nlh->nlmsg_type == NLMSG_ERROR)
-				die("raw dump", -EIO);
+				die("raw request", -EIO);
 			a = (const void *)((char *)NLMSG_DATA(nlh) + GENL_HDRLEN);
 			rem = nlh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
 			while (rem >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&
 			       a->nla_len <= rem) {
-				irqs += (a->nla_type & NLA_TYPE_MASK) == KSTAT_A_IRQ;
+				found += (a->nla_type & NLA_TYPE_MASK) == count;
 				rem -= NLA_ALIGN(a->nla_len);
 				a = (const void *)((const char *)a + NLA_ALIGN(a->nla_len));
 			}
+			if (!dump)
+				return found;
 		}
 	}
+}
+
+static void raw_irq_totals(void)
+{
+	sink = raw_request(KSTAT_CMD_IRQ_GET, 1, KSTAT_A_IRQ);
+}
+
+static void raw_cpu(void)
+{
+	sink = raw_request(KSTAT_CMD_CPU_GET, 1, KSTAT_A_CPU);
+}
+
+static void raw_floor(void)
+{
+	sink = raw_request(KSTAT_CMD_CONFIG_GET, 0, 0);
 }
 
 static void raw_open(void)
 {
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
 
+	if (raw_fd > 0)
+		return;
 	raw_family = kstat_family_id(h);
 	raw_fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
 	if (raw_fd < 0 || bind(raw_fd, (struct sockaddr *)&sa, sizeof(sa)))
@@ -432,13 +476,12 @@ static double summary_cost(int n, double secs)
 
 static void metric_summary(void)
 {
-	static const int subs[] = { 1, 16, 64 };
 	struct kstat_stats st;
 	char name[64];
-	unsigned int i;
+	int i;
 
 	set_config(100, 10);
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < nr_subs; i++) {
 		snprintf(name, sizeof(name), "summary_cost_%d_subscribers",
 			 subs[i]);
 		value(name, summary_cost(subs[i], 4) / 1e3, "us/sample");
@@ -460,16 +503,92 @@ static void metric_idle(void)
 	value("idle_samples", b.samples_taken - a.samples_taken, "samples");
 }
 
-static int wanted(int argc, char **argv, const char *m)
+static double cpu_s(const struct rusage *ru, int sys)
+{
+	const struct timeval *tv = sys ? &ru->ru_stime : &ru->ru_utime;
+
+	return tv->tv_sec + tv->tv_usec / 1e6;
+}
+
+/*
+ * The seed's experiment: read /proc/stat @seed_reads times, each a fresh
+ * open (as cat(1) or any agent does), to the end, then close.  Nothing is
+ * parsed: the seed timed the reads alone.
+ */
+static void metric_seed(void)
+{
+	struct rusage a, b;
+	double t0, wall;
+	int i, fd;
+
+	getrusage(RUSAGE_SELF, &a);
+	t0 = now_us(CLOCK_MONOTONIC);
+	for (i = 0; i < seed_reads; i++) {
+		fd = open("/proc/stat", O_RDONLY);
+		if (fd < 0)
+			die("/proc/stat", -errno);
+		while (read(fd, buf, buf_size) > 0)
+			;
+		close(fd);
+	}
+	wall = now_us(CLOCK_MONOTONIC) - t0;
+	getrusage(RUSAGE_SELF, &b);
+	value("seed_reads", seed_reads, "reads");
+	value("seed_wall", wall / 1e6, "s");
+	value("seed_sys", cpu_s(&b, 1) - cpu_s(&a, 1), "s");
+	value("seed_user", cpu_s(&b, 0) - cpu_s(&a, 0), "s");
+	value("seed_per_read", wall / seed_reads, "us/read");
+}
+
+static void metric_files(void)
+{
+	timed("proc_stat", measure(proc_stat_cpu, CLOCK_MONOTONIC), "us/read");
+	timed("proc_interrupts", measure(proc_interrupts, CLOCK_MONOTONIC), "us/read");
+	timed("proc_softirqs", measure(proc_softirqs, CLOCK_MONOTONIC), "us/read");
+}
+
+static void metric_raw(struct stat_result floor_)
+{
+	raw_open();
+	report("floor_libkstat_vs_raw", floor_, measure(raw_floor, CLOCK_MONOTONIC),
+	       "us/op");
+	report("cpu_libkstat_vs_raw", measure(kstat_cpu, CLOCK_MONOTONIC),
+	       measure(raw_cpu, CLOCK_MONOTONIC), "us/read");
+}
+
+static int parse_subs(const char *arg)
+{
+	char *end;
+	long v;
+
+	nr_subs = 0;
+	do {
+		v = strtol(arg, &end, 10);
+		if (end == arg || v < 1 || v > 64 || nr_subs == 16 ||
+		    (*end && *end != ','))
+			return -1;
+		subs[nr_subs++] = v;
+		arg = end + 1;
+	} while (*end);
+	return 0;
+}
+
+/* The default set, or those named; @opt_in metrics only when named. */
+static int wanted_opt(int argc, char **argv, const char *m, int opt_in)
 {
 	int i;
 
 	if (argc == 0)
-		return 1;
+		return !opt_in;
 	for (i = 0; i < argc; i++)
 		if (!strcmp(argv[i], m))
 			return 1;
 	return 0;
+}
+
+static int wanted(int argc, char **argv, const char *m)
+{
+	return wanted_opt(argc, argv, m, 0);
 }
 
 int main(int argc, char **argv)
@@ -477,20 +596,27 @@ int main(int argc, char **argv)
 	struct stat_result floor_;
 	int c, err;
 
-	while ((c = getopt(argc, argv, "r:n:s:")) != -1) {
+	while ((c = getopt(argc, argv, "r:n:s:N:S:")) != -1) {
 		switch (c) {
 		case 'r': repeats = atoi(optarg); break;
 		case 'n': ops = atoi(optarg); break;
 		case 's': idle_secs = atoi(optarg); break;
+		case 'N': seed_reads = atoi(optarg); break;
+		case 'S':
+			if (parse_subs(optarg)) {
+				fprintf(stderr, "kstat-bench: -S takes counts 1..64, comma-separated\n");
+				return 2;
+			}
+			break;
 		default:
-			fprintf(stderr, "usage: kstat-bench [-r REPEATS] [-n OPS] [-s SECONDS] [METRIC...]\n");
+			fprintf(stderr, "usage: kstat-bench [-r REPEATS] [-n OPS] [-s SECONDS] [-N READS] [-S SUBS] [METRIC...]\n");
 			return 2;
 		}
 	}
 	argc -= optind;
 	argv += optind;
-	if (repeats < 1 || repeats > 64 || ops < 1) {
-		fprintf(stderr, "kstat-bench: -r takes 1..64, -n at least 1\n");
+	if (repeats < 1 || repeats > 64 || ops < 1 || seed_reads < 1) {
+		fprintf(stderr, "kstat-bench: -r takes 1..64, -n and -N at least 1\n");
 		return 2;
 	}
 	buf = malloc(buf_size);
@@ -506,6 +632,8 @@ int main(int argc, char **argv)
 		die("kstat_open", err);
 	signal(SIGPIPE, SIG_IGN);
 
+	if (wanted_opt(argc, argv, "seed", 1))
+		metric_seed();
 	floor_ = measure(kstat_floor, CLOCK_MONOTONIC);
 	if (wanted(argc, argv, "floor"))
 		report("floor", floor_, floor_, "us/op");
@@ -523,6 +651,10 @@ int main(int argc, char **argv)
 		report("irq_libkstat_vs_raw", k, measure(raw_irq_totals, CLOCK_MONOTONIC),
 		       "us/read");
 	}
+	if (wanted_opt(argc, argv, "raw", 1))
+		metric_raw(floor_);
+	if (wanted_opt(argc, argv, "files", 1))
+		metric_files();
 	if (wanted(argc, argv, "agent"))
 		metric_agent();
 	if (wanted(argc, argv, "summary"))

@@ -3,7 +3,8 @@
 #
 # scripts/bench.sh - what `make bench` runs: bench/guest-bench.sh in a
 # 2-CPU and an 8-CPU guest, bench/parse-cost.sh on the host, then
-# bench/report.py into docs/performance.md.
+# bench/report.py into docs/performance.md (with docs/performance-seed.md,
+# the section `make bench-seed` writes, at its end).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 res=build/bench
@@ -28,6 +29,14 @@ fi
 	if [[ -f docs/performance-analysis.md ]]; then
 		echo
 		cat docs/performance-analysis.md
+	fi
+	# The seed-scale run's section, from the last `make bench-seed`
+	# (scripts/bench-seed.sh replaces the same block in place).
+	if [[ -f docs/performance-seed.md ]]; then
+		echo
+		echo "<!-- bench-seed: begin -->"
+		cat docs/performance-seed.md
+		echo "<!-- bench-seed: end -->"
 	fi
 } >docs/performance.md
 cat docs/performance.md
