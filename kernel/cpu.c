@@ -74,9 +74,11 @@ void kst_cputime_read_total(struct kst_cputime *ct)
 	}
 }
 
-size_t kst_cpu_size(void)
+/* A KSTAT_A_CPU nest; the all-CPU sum carries no CPU id. */
+size_t kst_cpu_size(bool with_id)
 {
-	return nla_total_size(0) + nla_total_size(sizeof(u32)) +
+	return nla_total_size(0) +
+	       (with_id ? nla_total_size(sizeof(u32)) : 0) +
 	       KST_CT_NR * nla_total_size_64bit(sizeof(u64));
 }
 
@@ -106,10 +108,14 @@ cancel:
 	return -EMSGSIZE;
 }
 
-/* ---- summary section: cputime per online CPU, then the total ------------ */
-
+/*
+ * ---- every CPU at once ----------------------------------------------------
+ *
+ * One reading of every possible CPU, the online set and their sum: what a
+ * summary sample holds, and what a request for all CPUs answers with.
+ */
 struct kst_cpu_state {
-	unsigned long *online;		/* CPUs online at this sample */
+	unsigned long *online;		/* CPUs online at this reading */
 	struct kst_cputime *cpu;	/* per CPU id, then the total */
 };
 
@@ -139,20 +145,156 @@ static void *kst_cpu_state_alloc(void)
 	return s;
 }
 
-/* CPUs coming or going start a new generation. */
-static int kst_cpu_collect(void *cur, void *last, bool *renewed)
+static void kst_cpu_state_read(struct kst_cpu_state *s)
 {
-	struct kst_cpu_state *c = cur, *l = last;
-	struct kst_cputime *total = &c->cpu[nr_cpu_ids];
+	struct kst_cputime *total = &s->cpu[nr_cpu_ids];
 	unsigned int cpu, i;
 
 	memset(total, 0, sizeof(*total));
 	for_each_possible_cpu(cpu) {
-		kst_cputime_read(cpu, &c->cpu[cpu]);
+		kst_cputime_read(cpu, &s->cpu[cpu]);
 		for (i = 0; i < KST_CT_NR; i++)
-			total->ns[i] += c->cpu[cpu].ns[i];
+			total->ns[i] += s->cpu[cpu].ns[i];
 	}
-	bitmap_copy(c->online, cpumask_bits(cpu_online_mask), nr_cpu_ids);
+	bitmap_copy(s->online, cpumask_bits(cpu_online_mask), nr_cpu_ids);
+}
+
+/* Index nr_cpu_ids is the total. */
+static int kst_cpu_state_put(struct sk_buff *skb, int type,
+			     const struct kst_cpu_state *s, unsigned int cpu)
+{
+	return kst_cpu_fill(skb, type, cpu == nr_cpu_ids ? -1 : cpu,
+			    &s->cpu[cpu]);
+}
+
+static size_t kst_cpu_state_size(const struct kst_cpu_state *s)
+{
+	return bitmap_weight(s->online, nr_cpu_ids) * kst_cpu_size(true) +
+	       kst_cpu_size(false);
+}
+
+/* ---- KSTAT_CMD_CPU_GET --------------------------------------------------- */
+
+struct kst_cpu_req {
+	int cpu;			/* KSTAT_A_SEL_CPU, or -1 */
+	struct kst_cputime one;		/* that CPU's, or the sum */
+	struct kst_cpu_state *all;	/* every CPU (KSTAT_F_PERCPU, dumps) */
+	unsigned int next;		/* a dump's next CPU id */
+};
+
+static int kst_cpu_req_read_all(struct kst_cpu_req *r)
+{
+	r->all = kst_cpu_state_alloc();
+	if (!r->all)
+		return -ENOMEM;
+	kst_cpu_state_read(r->all);
+	return 0;
+}
+
+static int kst_cpu_get_prepare(void *data, struct nlattr **tb,
+			       const struct kst_sel *sel,
+			       struct netlink_ext_ack *extack)
+{
+	struct nlattr *attr = tb[KSTAT_A_SEL_CPU];
+	struct kst_cpu_req *r = data;
+
+	r->cpu = -1;
+	if (attr && sel->flags) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KSTAT_A_SEL_FLAGS],
+				    "one CPU has no per-CPU detail; select one CPU or ask for all");
+		return -EINVAL;
+	}
+	if (attr) {
+		r->cpu = nla_get_u32(attr);
+		if (r->cpu < 0 || r->cpu >= nr_cpu_ids || !cpu_possible(r->cpu)) {
+			NL_SET_ERR_MSG_ATTR(extack, attr, "CPU out of range");
+			return -EINVAL;
+		}
+		kst_cputime_read(r->cpu, &r->one);
+		return 0;
+	}
+	if (sel->flags & KSTAT_F_PERCPU)
+		return kst_cpu_req_read_all(r);
+	kst_cputime_read_total(&r->one);
+	return 0;
+}
+
+static size_t kst_cpu_get_reply_size(const void *data)
+{
+	const struct kst_cpu_req *r = data;
+
+	return r->all ? kst_cpu_state_size(r->all) : kst_cpu_size(r->cpu >= 0);
+}
+
+/* Every online CPU, then the sum: one reply, exactly its size. */
+static int kst_cpu_get_fill(struct sk_buff *skb, const void *data)
+{
+	const struct kst_cpu_req *r = data;
+	unsigned int cpu;
+	int err;
+
+	if (!r->all)
+		return kst_cpu_fill(skb, KSTAT_A_CPU, r->cpu, &r->one);
+	for_each_set_bit(cpu, r->all->online, nr_cpu_ids) {
+		err = kst_cpu_state_put(skb, KSTAT_A_CPU, r->all, cpu);
+		if (err)
+			return err;
+	}
+	return kst_cpu_state_put(skb, KSTAT_A_CPU, r->all, nr_cpu_ids);
+}
+
+static int kst_cpu_dump_prepare(void *data, struct nlattr **tb,
+				const struct kst_sel *sel,
+				struct netlink_ext_ack *extack)
+{
+	struct nlattr *attr = tb[KSTAT_A_SEL_CPU] ?: tb[KSTAT_A_SEL_FLAGS];
+
+	if (attr) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "a CPU dump reports every online CPU; select one CPU with a do request");
+		return -EINVAL;
+	}
+	return kst_cpu_req_read_all(data);
+}
+
+/* The online CPUs of one reading, without the sum (the "cpuN" lines). */
+static int kst_cpu_dump(struct kst_dump *d, void *data)
+{
+	struct kst_cpu_req *r = data;
+	unsigned int cpu;
+	int err;
+
+	for_each_set_bit_from(r->next, r->all->online, nr_cpu_ids) {
+		cpu = r->next;
+		err = kst_dump_open(d) ?:
+		      kst_cpu_state_put(d->skb, KSTAT_A_CPU, r->all, cpu);
+		if (err)
+			return err;
+		d->objs++;
+	}
+	return 0;
+}
+
+static size_t kst_cpu_dump_alloc(void)
+{
+	return kst_cpu_size(true);
+}
+
+static void kst_cpu_get_cleanup(void *data)
+{
+	struct kst_cpu_req *r = data;
+
+	kst_cpu_state_free(r->all, false);
+}
+
+/* ---- summary: cputime per online CPU, then the total --------------------- */
+
+/* CPUs coming or going start a new generation. */
+static int kst_cpu_collect(void *cur, void *last, bool *renewed)
+{
+	struct kst_cpu_state *c = cur, *l = last;
+
+	kst_cpu_state_read(c);
 	*renewed = l && !bitmap_equal(c->online, l->online, nr_cpu_ids);
 	return 0;
 }
@@ -160,10 +302,7 @@ static int kst_cpu_collect(void *cur, void *last, bool *renewed)
 static int kst_cpu_put_item(struct sk_buff *skb, const struct kst_writer *w,
 			    const void *obj, unsigned int cpu)
 {
-	const struct kst_cpu_state *s = obj;
-
-	return kst_cpu_fill(skb, KSTAT_A_SAMPLE_CPU,
-			    cpu == nr_cpu_ids ? -1 : cpu, &s->cpu[cpu]);
+	return kst_cpu_state_put(skb, KSTAT_A_SAMPLE_CPU, obj, cpu);
 }
 
 /* Every sample carries every online CPU: cputime always moves. */
@@ -184,6 +323,18 @@ static int kst_cpu_write(struct kst_writer *w, const void *cur,
 
 const struct kst_section kst_cpu_section = {
 	.name		= "cpu",
+	.get_cmd	= KSTAT_CMD_CPU_GET,
+	.get = {
+		.data_size	= sizeof(struct kst_cpu_req),
+		.selects	= true,
+		.prepare	= kst_cpu_get_prepare,
+		.reply_size	= kst_cpu_get_reply_size,
+		.fill		= kst_cpu_get_fill,
+		.dump_prepare	= kst_cpu_dump_prepare,
+		.dump		= kst_cpu_dump,
+		.dump_alloc	= kst_cpu_dump_alloc,
+		.cleanup	= kst_cpu_get_cleanup,
+	},
 	.sections	= KSTAT_SECTION_CPU,
 	.state_alloc	= kst_cpu_state_alloc,
 	.state_free	= kst_cpu_state_free,

@@ -104,28 +104,31 @@ static void kst_desc_meta(struct irq_desc *desc, struct kst_irq_snap *snap)
 	raw_spin_unlock_irqrestore(&desc->lock, flags);
 }
 
-int kst_irq_snapshot(unsigned int irq, const struct kst_sel *sel,
-		     struct kst_irq_snap *snap)
+/* Under rcu_read_lock(): what @sel asks of one descriptor. */
+static void kst_desc_snapshot(struct irq_desc *desc, unsigned int irq,
+			      const struct kst_sel *sel,
+			      struct kst_irq_snap *snap)
 {
-	struct irq_desc *desc;
-	int ret = 0;
-
-	rcu_read_lock();
-	desc = kst_irq_to_desc(irq);
 	snap->id = (unsigned long)desc;
-	if (!desc) {
-		ret = -ENOENT;
-		goto out;
-	}
 	snap->irq = irq;
 	snap->count = kst_desc_count(desc);
 	if (sel->flags & KSTAT_F_PERCPU)
 		kst_desc_percpu(desc, sel, snap->percpu);
 	if (sel->flags & KSTAT_F_META)
 		kst_desc_meta(desc, snap);
-out:
+}
+
+int kst_irq_snapshot(unsigned int irq, const struct kst_sel *sel,
+		     struct kst_irq_snap *snap)
+{
+	struct irq_desc *desc;
+
+	rcu_read_lock();
+	desc = kst_irq_to_desc(irq);
+	if (desc)
+		kst_desc_snapshot(desc, irq, sel, snap);
 	rcu_read_unlock();
-	return ret;
+	return desc ? 0 : -ENOENT;
 }
 
 struct kst_irq_snap *kst_irq_snap_alloc(const struct kst_sel *sel)
@@ -183,12 +186,43 @@ static int kst_irq_fill_meta(struct sk_buff *skb,
 	return 0;
 }
 
+/*
+ * Totals only, the common case of dumps and summaries: one tailroom check
+ * and three headers written in place, instead of a nest and two puts
+ * each checking for room.  Returns 1 where u64 attributes need padding:
+ * the general path does that.
+ */
+static int kst_irq_fill_totals(struct sk_buff *skb, int type, u32 irq,
+			       u64 count)
+{
+	const int size = nla_total_size(0) + nla_total_size(sizeof(u32)) +
+			 nla_total_size(sizeof(u64));
+	struct nlattr *nest;
+
+	if (nla_need_padding_for_64bit(skb))
+		return 1;
+	if (skb_tailroom(skb) < size)
+		return -EMSGSIZE;
+	nest = skb_put(skb, NLA_HDRLEN);
+	nest->nla_type = type | NLA_F_NESTED;
+	__nla_put(skb, KSTAT_A_IRQ_ID, sizeof(irq), &irq);
+	__nla_put(skb, KSTAT_A_IRQ_COUNT, sizeof(count), &count);
+	nest->nla_len = skb_tail_pointer(skb) - (unsigned char *)nest;
+	return 0;
+}
+
 /* The one encoder of an IRQ, for do, dump and summary alike. */
 int kst_irq_fill(struct sk_buff *skb, int type,
 		 const struct kst_irq_snap *snap, const struct kst_sel *sel)
 {
 	struct nlattr *nest;
+	int err;
 
+	if (!sel->flags) {
+		err = kst_irq_fill_totals(skb, type, snap->irq, snap->count);
+		if (err <= 0)
+			return err;
+	}
 	nest = nla_nest_start(skb, type);
 	if (!nest)
 		return -EMSGSIZE;
@@ -207,30 +241,6 @@ int kst_irq_fill(struct sk_buff *skb, int type,
 cancel:
 	nla_nest_cancel(skb, nest);
 	return -EMSGSIZE;
-}
-
-/*
- * The same nest as kst_irq_fill() for totals only, in a dump's common
- * case: one tailroom check and three headers written in place, instead
- * of a nest and two puts each checking for room.  Returns 1 where u64
- * attributes need padding: the caller takes kst_irq_fill() then.
- */
-int kst_irq_fill_totals(struct sk_buff *skb, u32 irq, u64 count)
-{
-	const int size = nla_total_size(0) + nla_total_size(sizeof(u32)) +
-			 nla_total_size(sizeof(u64));
-	struct nlattr *nest;
-
-	if (nla_need_padding_for_64bit(skb))
-		return 1;
-	if (skb_tailroom(skb) < size)
-		return -EMSGSIZE;
-	nest = skb_put(skb, NLA_HDRLEN);
-	nest->nla_type = KSTAT_A_IRQ | NLA_F_NESTED;
-	__nla_put(skb, KSTAT_A_IRQ_ID, sizeof(irq), &irq);
-	__nla_put(skb, KSTAT_A_IRQ_COUNT, sizeof(count), &count);
-	nest->nla_len = skb_tail_pointer(skb) - (unsigned char *)nest;
-	return 0;
 }
 
 /* Mix one IRQ number and its descriptor's identity (0: none) into @hash. */
@@ -312,8 +322,262 @@ static void kst_desc_hold(struct irq_desc *desc) { }
 static void kst_desc_release(struct irq_desc *desc) { }
 #endif
 
+/* ---- KSTAT_CMD_IRQ_GET ---------------------------------------------------- */
+
+enum kst_irq_dump_phase {
+	KST_DUMP_IRQS,
+	KST_DUMP_ARCH,
+	KST_DUMP_TRAILER,
+	KST_DUMP_DONE,
+};
+
+/* A do request's IRQ, or a dump's selection and where it stands. */
+struct kst_irq_req {
+	struct kst_sel sel;
+	struct kst_irq_snap *snap;
+	const u32 *list;	/* in the request attrs, or NULL for a range */
+	u32 nr_list;
+	u32 first, last;	/* the range, when there is no list */
+	u64 pos;		/* next list index, or offset into the range */
+	u32 arch_pos;
+	u32 visited;		/* fingerprint of the descriptors dumped */
+	bool split;		/* the IRQs took more than one dumpit call */
+	enum kst_irq_dump_phase phase;
+};
+
+static int kst_irq_get_prepare(void *data, struct nlattr **tb,
+			       const struct kst_sel *sel,
+			       struct netlink_ext_ack *extack)
+{
+	struct kst_irq_req *r = data;
+
+	if (tb[KSTAT_A_SEL_IRQ_FIRST] || tb[KSTAT_A_SEL_IRQ_LAST] ||
+	    tb[KSTAT_A_SEL_IRQ_LIST]) {
+		NL_SET_ERR_MSG(extack,
+			       "IRQ ranges and lists select IRQs in dumps; a do request takes one IRQ");
+		return -EINVAL;
+	}
+	if (sel->flags & KSTAT_F_ARCH) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KSTAT_A_SEL_FLAGS],
+				    "arch counters come with IRQ dumps only");
+		return -EINVAL;
+	}
+	r->sel = *sel;
+	r->snap = kst_irq_snap_alloc(sel);
+	if (!r->snap)
+		return -ENOMEM;
+	if (kst_irq_snapshot(nla_get_u32(tb[KSTAT_A_SEL_IRQ]), sel, r->snap)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KSTAT_A_SEL_IRQ], "no such IRQ");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static size_t kst_irq_get_reply_size(const void *data)
+{
+	const struct kst_irq_req *r = data;
+
+	return kst_irq_size(r->snap, &r->sel);
+}
+
+static int kst_irq_get_fill(struct sk_buff *skb, const void *data)
+{
+	const struct kst_irq_req *r = data;
+
+	return kst_irq_fill(skb, KSTAT_A_IRQ, r->snap, &r->sel);
+}
+
+static int kst_irq_dump_prepare(void *data, struct nlattr **tb,
+				const struct kst_sel *sel,
+				struct netlink_ext_ack *extack)
+{
+	struct nlattr *list = tb[KSTAT_A_SEL_IRQ_LIST];
+	struct kst_irq_req *r = data;
+
+	if (tb[KSTAT_A_SEL_IRQ]) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KSTAT_A_SEL_IRQ],
+				    "a dump selects IRQs by range or list; use a do request for one IRQ");
+		return -EINVAL;
+	}
+	if (list && (tb[KSTAT_A_SEL_IRQ_FIRST] || tb[KSTAT_A_SEL_IRQ_LAST])) {
+		NL_SET_ERR_MSG_ATTR(extack, list,
+				    "select IRQs by a range or by a list, not both");
+		return -EINVAL;
+	}
+	if (list && (!nla_len(list) || nla_len(list) % sizeof(u32))) {
+		NL_SET_ERR_MSG_ATTR(extack, list,
+				    "IRQ list length is not a non-zero multiple of 4");
+		return -EINVAL;
+	}
+	r->list = list ? nla_data(list) : NULL;
+	r->nr_list = list ? nla_len(list) / sizeof(u32) : 0;
+	r->first = tb[KSTAT_A_SEL_IRQ_FIRST] ?
+		   nla_get_u32(tb[KSTAT_A_SEL_IRQ_FIRST]) : 0;
+	r->last = tb[KSTAT_A_SEL_IRQ_LAST] ?
+		  nla_get_u32(tb[KSTAT_A_SEL_IRQ_LAST]) : U32_MAX;
+	if (r->first > r->last) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KSTAT_A_SEL_IRQ_FIRST],
+				    "first IRQ is above last IRQ");
+		return -EINVAL;
+	}
+	r->sel = *sel;
+	r->snap = kst_irq_snap_alloc(sel);
+	return r->snap ? 0 : -ENOMEM;
+}
+
+/* The next selected IRQ number, or false when the selection is done. */
+static bool kst_irq_dump_next(const struct kst_irq_req *r, u32 *irq)
+{
+	u64 n;
+
+	if (r->list) {
+		if (r->pos >= r->nr_list)
+			return false;
+		*irq = r->list[r->pos];
+		return true;
+	}
+	n = (u64)r->first + r->pos;
+	if (n > r->last || n >= nr_irqs)
+		return false;
+	*irq = n;
+	return true;
+}
+
 /*
- * ---- summary section: every IRQ's count, keyed by descriptor -------------
+ * RCU is held over runs of this many IRQs: one lock for many lookups,
+ * and a reschedule point between runs for long selections.
+ */
+#define KST_IRQS_PER_RCU	256
+
+/* One lookup per selected IRQ; each descriptor seen goes into visited. */
+static int kst_irq_dump_irqs(struct kst_dump *d, struct kst_irq_req *r)
+{
+	struct irq_desc *desc;
+	unsigned int run = 0;
+	int err = 0;
+	u32 irq;
+
+	rcu_read_lock();
+	for (; kst_irq_dump_next(r, &irq); r->pos++) {
+		if (++run % KST_IRQS_PER_RCU == 0) {
+			rcu_read_unlock();
+			cond_resched();
+			rcu_read_lock();
+		}
+		desc = kst_irq_to_desc(irq);
+		if (desc) {
+			kst_desc_snapshot(desc, irq, &r->sel, r->snap);
+			err = kst_dump_open(d) ?:
+			      kst_irq_fill(d->skb, KSTAT_A_IRQ, r->snap, &r->sel);
+			if (err)
+				break;	/* resumes with this IRQ */
+			d->objs++;
+		}
+		r->visited = kst_irq_fingerprint_mix(r->visited, irq,
+						     (unsigned long)desc);
+	}
+	rcu_read_unlock();
+	if (err) {
+		r->split = true;
+		return err;
+	}
+	r->phase = (r->sel.flags & KSTAT_F_ARCH) ? KST_DUMP_ARCH :
+						   KST_DUMP_TRAILER;
+	return 0;
+}
+
+static int kst_irq_dump_arch(struct kst_dump *d, struct kst_irq_req *r)
+{
+	const struct kst_arch_counter *c;
+	int err;
+
+	for (; r->arch_pos < kst_nr_arch_counters; r->arch_pos++) {
+		c = &kst_arch_counters[r->arch_pos];
+		err = kst_dump_open(d) ?:
+		      kst_arch_fill(d->skb, KSTAT_A_ARCH, c, kst_arch_total(c),
+				    true, &r->sel);
+		if (err)
+			return err;
+		d->objs++;
+	}
+	r->phase = KST_DUMP_TRAILER;
+	return 0;
+}
+
+/*
+ * Did the descriptors change while we dumped them?  Only a dump whose
+ * IRQs took several dumpit calls can tell its reader two different
+ * sets: one call is one pass, like a read of /proc/interrupts.  What we
+ * saw, IRQ by IRQ, against a scan of the selection now: if they differ,
+ * the trailer carries NLM_F_DUMP_INTR and the reader starts again.
+ */
+static bool kst_irq_dump_consistent(const struct kst_irq_req *r)
+{
+	return !r->split ||
+	       r->visited == kst_irq_set_fingerprint(r->list, r->nr_list,
+						     r->first, r->last);
+}
+
+/* The trailer, in a message of its own so that it can be flagged. */
+static int kst_irq_dump_trailer(struct kst_dump *d, struct kst_irq_req *r)
+{
+	unsigned char *mark;
+	int err;
+
+	kst_dump_end_msg(d);
+	d->cb->seq = kst_irq_dump_consistent(r) ? 1 : 2;
+	err = kst_dump_open(d);
+	if (err)
+		return err;
+	mark = skb_tail_pointer(d->skb);
+	if (nla_put_u64_64bit(d->skb, KSTAT_A_INTR_SUM, kst_intr_sum(),
+			      KSTAT_A_PAD) ||
+	    nla_put_u32(d->skb, KSTAT_A_NR_IRQS, nr_irqs) ||
+	    kst_online_fill(d->skb)) {
+		nlmsg_trim(d->skb, mark);
+		return -EMSGSIZE;
+	}
+	d->objs++;
+	r->phase = KST_DUMP_DONE;
+	return 0;
+}
+
+static int kst_irq_dump(struct kst_dump *d, void *data)
+{
+	struct kst_irq_req *r = data;
+	int err = 0;
+
+	if (d->first_call)
+		d->cb->seq = 1;	/* messages are consistent until shown not */
+	if (r->phase == KST_DUMP_IRQS)
+		err = kst_irq_dump_irqs(d, r);
+	if (!err && r->phase == KST_DUMP_ARCH)
+		err = kst_irq_dump_arch(d, r);
+	if (!err && r->phase == KST_DUMP_TRAILER)
+		err = kst_irq_dump_trailer(d, r);
+	return err;
+}
+
+/* The largest IRQ nest: every CPU's count and all of its metadata. */
+static size_t kst_irq_dump_alloc(void)
+{
+	return nla_total_size(0) + nla_total_size(sizeof(u32)) +
+	       nla_total_size_64bit(sizeof(u64)) +
+	       nla_total_size(nr_cpu_ids * sizeof(u32)) +
+	       2 * nla_total_size(KST_NAME_MAX) +
+	       nla_total_size_64bit(sizeof(u64)) + nla_total_size(sizeof(u8)) +
+	       KST_ACTIONS_MAX + KST_ACTIONS_MAX / 2 * NLA_HDRLEN;
+}
+
+static void kst_irq_get_cleanup(void *data)
+{
+	struct kst_irq_req *r = data;
+
+	kvfree(r->snap);
+}
+
+/*
+ * ---- summary: every IRQ's count, keyed by descriptor ------------------------
  *
  * A state pins every descriptor it holds (kst_desc_hold()).  A count is
  * extended from the last committed state's only when the descriptor is
@@ -505,6 +769,19 @@ static void kst_irq_discard(void *cur)
 
 const struct kst_section kst_irq_section = {
 	.name		= "irq",
+	.get_cmd	= KSTAT_CMD_IRQ_GET,
+	.get = {
+		.data_size	= sizeof(struct kst_irq_req),
+		.selects	= true,
+		.do_required_attr = KSTAT_A_SEL_IRQ,
+		.prepare	= kst_irq_get_prepare,
+		.reply_size	= kst_irq_get_reply_size,
+		.fill		= kst_irq_get_fill,
+		.dump_prepare	= kst_irq_dump_prepare,
+		.dump		= kst_irq_dump,
+		.dump_alloc	= kst_irq_dump_alloc,
+		.cleanup	= kst_irq_get_cleanup,
+	},
 	.sections	= KSTAT_SECTION_IRQ,
 	.state_alloc	= kst_irq_state_alloc,
 	.state_free	= kst_irq_state_free,

@@ -8,6 +8,7 @@
  *   summary.c   the periodic summary producer, over the section table;
  *   sample.c    summary messages: parts, samples, items;
  *   deliver.c   where summaries go: namespaces, multicast, unicast;
+ *   request.c   dump messages, for the sections' dump ops;
  *   config.c    the summary configuration: policy, parse, encoder;
  *   cpu.c, irq.c, softirq.c, arch.c
  *               one section each: the collector, the encoder of its
@@ -24,8 +25,10 @@
 #include <linux/kernel_stat.h>
 #include <linux/kstat.h>
 #include <linux/skbuff.h>
+#include <net/netlink.h>
 
 struct genl_family;
+struct netlink_callback;
 struct net;
 struct netlink_ext_ack;
 struct nlattr;
@@ -128,18 +131,62 @@ void kst_sample_end(struct kst_writer *w);
 int kst_sample_put(struct kst_writer *w, kst_item_fn put, const void *obj,
 		   unsigned int idx);
 
+/* ---- request.c: GET requests, answered by the sections' get ops ------- */
+
+/* One dumpit call: the skb being filled and its open message. */
+struct kst_dump {
+	struct sk_buff *skb;
+	struct netlink_callback *cb;
+	void *hdr;			/* the open message, or NULL */
+	unsigned int objs;		/* objects in it */
+	bool first_call;		/* the dump's first dumpit call */
+};
+
+int kst_dump_open(struct kst_dump *d);
+void kst_dump_end_msg(struct kst_dump *d);
+int kst_dump_close(struct kst_dump *d, int err, bool complete);
+
+/*
+ * How a GET command is answered, as in ethtool: prepare reads what the
+ * request selects into @data (data_size bytes, zeroed), reply_size says
+ * how large its reply is, fill writes it; a fill that outgrows its size
+ * is a kstat bug.  A dump prepares once, in its first dumpit call, then
+ * puts objects until the skb is full (-EMSGSIZE: resume later) or the
+ * dump is complete (0).  @tb and @sel are the request's attributes and
+ * selection; every op with a dump has a .start that sets dump_alloc.
+ */
+struct kst_get_ops {
+	size_t data_size;
+	bool selects;			/* takes KSTAT_A_SEL_CPU_* and FLAGS */
+	u16 do_required_attr;		/* KSTAT_A_* a do needs, or 0 */
+	int (*prepare)(void *data, struct nlattr **tb,
+		       const struct kst_sel *sel,
+		       struct netlink_ext_ack *extack);
+	size_t (*reply_size)(const void *data);
+	int (*fill)(struct sk_buff *skb, const void *data);
+	int (*dump_prepare)(void *data, struct nlattr **tb,
+			    const struct kst_sel *sel,
+			    struct netlink_ext_ack *extack);
+	int (*dump)(struct kst_dump *d, void *data);
+	size_t (*dump_alloc)(void);	/* the largest object a dump puts */
+	void (*cleanup)(void *data);	/* optional */
+};
+
 /*
  * ---- sections --------------------------------------------------------
  *
- * A section is one kind of counters.  For the summary producer it keeps
- * a state per frame: collect reads the counters into the current frame's
- * state against the last committed one, write puts what a sample of it
- * carries (everything in a keyframe, what changed in a delta), commit and
- * discard settle what a collect pinned.  The producer knows nothing else
- * about it.
+ * A section is one kind of counters, defined in one file: its GET
+ * command's ops (netlink.c answers with them), and for the summary
+ * producer a state per frame: collect reads the counters into the current
+ * frame's state against the last committed one, write puts what a sample
+ * of it carries (everything in a keyframe, what changed in a delta),
+ * commit and discard settle what a collect pinned.  The producer knows
+ * nothing else about it.  docs/adding-a-section.md says how to add one.
  */
 struct kst_section {
 	const char *name;
+	u8 get_cmd;			/* KSTAT_CMD_*_GET, 0 if none */
+	struct kst_get_ops get;
 	u32 sections;			/* the KSTAT_SECTION_* that sends it */
 	void *(*state_alloc)(void);
 	/* @committed: the state is a committed frame's, holding its pins */
@@ -151,6 +198,9 @@ struct kst_section {
 	void (*commit)(void *cur, void *last);	/* @last: NULL if none */
 	void (*discard)(void *cur);
 };
+
+#define KST_NR_SECTIONS 4
+extern const struct kst_section *const kst_sections[KST_NR_SECTIONS];
 
 extern const struct kst_section kst_cpu_section;
 extern const struct kst_section kst_softirq_section;
@@ -179,7 +229,7 @@ struct kst_cputime {
 
 void kst_cputime_read(unsigned int cpu, struct kst_cputime *ct);
 void kst_cputime_read_total(struct kst_cputime *ct);
-size_t kst_cpu_size(void);
+size_t kst_cpu_size(bool with_id);
 int kst_cpu_fill(struct sk_buff *skb, int type, int cpu,
 		 const struct kst_cputime *ct);
 
@@ -214,7 +264,6 @@ size_t kst_irq_size(const struct kst_irq_snap *snap,
 		    const struct kst_sel *sel);
 int kst_irq_fill(struct sk_buff *skb, int type,
 		 const struct kst_irq_snap *snap, const struct kst_sel *sel);
-int kst_irq_fill_totals(struct sk_buff *skb, u32 irq, u64 count);
 
 /* ---- softirq.c -------------------------------------------------------- */
 
@@ -279,6 +328,7 @@ struct kst_summary_stats {
 	u64 delta_bytes;
 	u32 generation;
 	bool running;
+	bool listening;
 };
 
 void kst_summary_init(void);

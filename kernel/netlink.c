@@ -1,18 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kstat netlink glue: the "kstat" generic netlink family, its policies and
- * request handlers.
+ * the generic request handlers.
  *
- * Every request goes parse -> prepare -> size -> fill, as in ethtool: the
- * attributes become a struct kst_sel, a collector snapshots the counters,
- * the reply is sized from the snapshot, then filled.  A fill that outgrows
- * its size is a kstat bug and WARNs.  The same fill functions serve do and
- * dump requests.
+ * Every GET goes parse -> prepare -> size -> fill, as in ethtool: the
+ * attributes become a struct kst_sel, the command's kst_get_ops (a
+ * section's, or the summary's config and stats below) reads what is
+ * selected, the reply is sized from that, then filled.  A fill that
+ * outgrows its size is a kstat bug and WARNs.  Dumps use the same ops'
+ * dump side, with their state over cb->ctx.  CONFIG_SET and SUBSCRIBE
+ * change state and have handlers of their own.
  */
 #include <linux/cpumask.h>
-#include <linux/interrupt.h>
-#include <linux/mm.h>
-#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
 
@@ -21,192 +20,12 @@
 
 static struct genl_family kst_family;
 
-/* ---- request parsing ---------------------------------------------------- */
+/* ---- policies ------------------------------------------------------------ */
 
-static int kst_parse_sel(struct nlattr **tb, struct kst_sel *sel,
-			 struct netlink_ext_ack *extack)
-{
-	struct nlattr *first = tb[KSTAT_A_SEL_CPU_FIRST];
-	struct nlattr *last = tb[KSTAT_A_SEL_CPU_LAST];
-
-	sel->flags = tb[KSTAT_A_SEL_FLAGS] ?
-		     nla_get_u32(tb[KSTAT_A_SEL_FLAGS]) : 0;
-	sel->cpu_first = first ? nla_get_u32(first) : 0;
-	sel->cpu_last = last ? nla_get_u32(last) : nr_cpu_ids - 1;
-
-	if (sel->cpu_first >= nr_cpu_ids) {
-		NL_SET_ERR_MSG_ATTR(extack, first, "CPU out of range");
-		return -EINVAL;
-	}
-	if (sel->cpu_last >= nr_cpu_ids) {
-		NL_SET_ERR_MSG_ATTR(extack, last, "CPU out of range");
-		return -EINVAL;
-	}
-	if (sel->cpu_first > sel->cpu_last) {
-		NL_SET_ERR_MSG_ATTR(extack, first,
-				    "first CPU is above last CPU");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* ---- replies to do requests --------------------------------------------- */
-
-static struct sk_buff *kst_reply_new(struct genl_info *info, size_t size,
-				     void **hdr)
-{
-	struct sk_buff *msg;
-
-	msg = genlmsg_new(size, GFP_KERNEL);
-	if (!msg)
-		return NULL;
-	*hdr = genlmsg_put_reply(msg, info, &kst_family, 0,
-				 info->genlhdr->cmd);
-	if (!*hdr) {
-		nlmsg_free(msg);
-		return NULL;
-	}
-	return msg;
-}
-
-/* @err is the fill result: a fill larger than its size is our bug. */
-static int kst_reply_send(struct sk_buff *msg, void *hdr,
-			  struct genl_info *info, int err)
-{
-	if (WARN_ON_ONCE(err)) {
-		nlmsg_free(msg);
-		return err;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
-}
-
-/* ---- dumps --------------------------------------------------------------- */
-
-/* The message a dumpit call is filling; objects are packed into it. */
-struct kst_dump_msg {
-	void *hdr;
-	unsigned int objs;
-};
-
-static int kst_dump_msg_open(struct sk_buff *skb, struct netlink_callback *cb,
-			     struct kst_dump_msg *m)
-{
-	if (m->hdr)
-		return 0;
-	m->hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-			     cb->nlh->nlmsg_seq, &kst_family, NLM_F_MULTI,
-			     genl_dumpit_info(cb)->op.cmd);
-	if (!m->hdr)
-		return -EMSGSIZE;
-	genl_dump_check_consistent(cb, m->hdr);
-	m->objs = 0;
-	return 0;
-}
-
-/*
- * End a dumpit call.  -EMSGSIZE with something in the skb means "full,
- * resume in the next one"; with nothing in it, one object is larger than a
- * dump skb, which the caller must be told rather than see a short dump.
- * When the dump is @complete, return 0 even with data in the skb: netlink
- * then appends NLMSG_DONE to this skb, which saves the reader a round trip.
- */
-static int kst_dump_msg_close(struct sk_buff *skb, struct kst_dump_msg *m,
-			      int err, bool complete)
-{
-	if (m->hdr) {
-		if (m->objs)
-			genlmsg_end(skb, m->hdr);
-		else
-			genlmsg_cancel(skb, m->hdr);
-	}
-	if (err == -EMSGSIZE && skb->len)
-		return skb->len;
-	if (err || complete)
-		return err;
-	return skb->len;
-}
-
-/* ---- KSTAT_CMD_CPU_GET --------------------------------------------------- */
-
-static const struct nla_policy kst_cpu_get_policy[KSTAT_A_SEL_CPU + 1] = {
+static const struct nla_policy kst_cpu_get_policy[KSTAT_A_SEL_FLAGS + 1] = {
 	[KSTAT_A_SEL_CPU]	= { .type = NLA_U32 },
+	[KSTAT_A_SEL_FLAGS]	= NLA_POLICY_MASK(NLA_U32, KSTAT_F_PERCPU),
 };
-
-static int kst_nl_cpu_get_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	struct nlattr *attr = info->attrs[KSTAT_A_SEL_CPU];
-	struct kst_cputime ct;
-	struct sk_buff *msg;
-	int cpu = -1;
-	void *hdr;
-
-	if (attr) {
-		cpu = nla_get_u32(attr);
-		if (cpu < 0 || cpu >= nr_cpu_ids || !cpu_possible(cpu)) {
-			NL_SET_ERR_MSG_ATTR(info->extack, attr,
-					    "CPU out of range");
-			return -EINVAL;
-		}
-		kst_cputime_read(cpu, &ct);
-	} else {
-		kst_cputime_read_total(&ct);
-	}
-
-	msg = kst_reply_new(info, kst_cpu_size(), &hdr);
-	if (!msg)
-		return -ENOMEM;
-	return kst_reply_send(msg, hdr, info, kst_cpu_fill(msg, KSTAT_A_CPU, cpu, &ct));
-}
-
-/*
- * Requests are checked in the first dumpit call, not in .start: on 6.1,
- * .start has no extack to explain a rejection, while an error returned
- * by dumpit reaches the client in NLMSG_DONE together with its message.
- */
-static int kst_cpu_dump_check(struct netlink_callback *cb)
-{
-	struct nlattr *attr = kst_dump_attrs(cb)[KSTAT_A_SEL_CPU];
-
-	if (attr) {
-		NL_SET_ERR_MSG_ATTR(cb->extack, attr,
-				    "a CPU dump reports every online CPU; select one CPU with a do request");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* cb->args[0]: the next CPU id to report; args[1]: request checked. */
-static int kst_nl_cpu_get_dumpit(struct sk_buff *skb,
-				 struct netlink_callback *cb)
-{
-	struct kst_dump_msg m = {};
-	struct kst_cputime ct;
-	unsigned int cpu;
-	int err = 0;
-
-	if (!cb->args[1]) {
-		err = kst_cpu_dump_check(cb);
-		if (err)
-			return err;
-		cb->args[1] = 1;
-	}
-
-	for (cpu = cb->args[0]; cpu < nr_cpu_ids; cpu++) {
-		if (!cpu_online(cpu))
-			continue;
-		kst_cputime_read(cpu, &ct);
-		err = kst_dump_msg_open(skb, cb, &m) ?:
-		      kst_cpu_fill(skb, KSTAT_A_CPU, cpu, &ct);
-		if (err)
-			break;
-		m.objs++;
-	}
-	cb->args[0] = cpu;
-	return kst_dump_msg_close(skb, &m, err, cpu >= nr_cpu_ids);
-}
-
-/* ---- KSTAT_CMD_IRQ_GET --------------------------------------------------- */
 
 static const struct nla_policy kst_irq_get_policy[KSTAT_A_SEL_FLAGS + 1] = {
 	[KSTAT_A_SEL_IRQ]	= { .type = NLA_U32 },
@@ -220,350 +39,42 @@ static const struct nla_policy kst_irq_get_policy[KSTAT_A_SEL_FLAGS + 1] = {
 	[KSTAT_A_SEL_FLAGS]	= NLA_POLICY_MASK(NLA_U32, KSTAT_F_ALL),
 };
 
-static int kst_nl_irq_get_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	struct nlattr **tb = info->attrs;
-	struct kst_irq_snap *snap;
-	struct kst_sel sel;
-	struct sk_buff *msg;
-	void *hdr;
-	int err;
-
-	if (GENL_REQ_ATTR_CHECK(info, KSTAT_A_SEL_IRQ))
-		return -EINVAL;
-	if (tb[KSTAT_A_SEL_IRQ_FIRST] || tb[KSTAT_A_SEL_IRQ_LAST] ||
-	    tb[KSTAT_A_SEL_IRQ_LIST]) {
-		NL_SET_ERR_MSG(info->extack,
-			       "IRQ ranges and lists select IRQs in dumps; a do request takes one IRQ");
-		return -EINVAL;
-	}
-	err = kst_parse_sel(tb, &sel, info->extack);
-	if (err)
-		return err;
-	if (sel.flags & KSTAT_F_ARCH) {
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[KSTAT_A_SEL_FLAGS],
-				    "arch counters come with IRQ dumps only");
-		return -EINVAL;
-	}
-
-	snap = kst_irq_snap_alloc(&sel);
-	if (!snap)
-		return -ENOMEM;
-	err = kst_irq_snapshot(nla_get_u32(tb[KSTAT_A_SEL_IRQ]), &sel, snap);
-	if (err) {
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[KSTAT_A_SEL_IRQ],
-				    "no such IRQ");
-		goto out;
-	}
-
-	err = -ENOMEM;
-	msg = kst_reply_new(info, kst_irq_size(snap, &sel), &hdr);
-	if (msg)
-		err = kst_reply_send(msg, hdr, info,
-				     kst_irq_fill(msg, KSTAT_A_IRQ, snap, &sel));
-out:
-	kvfree(snap);
-	return err;
-}
-
-enum kst_irq_dump_phase {
-	KST_DUMP_IRQS,
-	KST_DUMP_ARCH,
-	KST_DUMP_TRAILER,
-	KST_DUMP_DONE,
-};
-
-/* State of one IRQ dump, from .start to .done; cb->args[0] points here. */
-struct kst_irq_dump {
-	struct kst_sel sel;
-	const u32 *list;	/* in the request attrs, or NULL for a range */
-	u32 nr_list;
-	u32 first, last;	/* the range, when there is no list */
-	u64 pos;		/* next list index, or offset into the range */
-	u32 arch_pos;
-	u32 visited;		/* fingerprint of the descriptors dumped */
-	enum kst_irq_dump_phase phase;
-	struct kst_irq_snap *snap;
-};
-
-static int kst_irq_dump_parse(struct kst_irq_dump *d, struct nlattr **tb,
-			      struct netlink_ext_ack *extack)
-{
-	struct nlattr *list = tb[KSTAT_A_SEL_IRQ_LIST];
-
-	if (tb[KSTAT_A_SEL_IRQ]) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[KSTAT_A_SEL_IRQ],
-				    "a dump selects IRQs by range or list; use a do request for one IRQ");
-		return -EINVAL;
-	}
-	if (list && (tb[KSTAT_A_SEL_IRQ_FIRST] || tb[KSTAT_A_SEL_IRQ_LAST])) {
-		NL_SET_ERR_MSG_ATTR(extack, list,
-				    "select IRQs by a range or by a list, not both");
-		return -EINVAL;
-	}
-	if (list && (!nla_len(list) || nla_len(list) % sizeof(u32))) {
-		NL_SET_ERR_MSG_ATTR(extack, list,
-				    "IRQ list length is not a non-zero multiple of 4");
-		return -EINVAL;
-	}
-	d->list = list ? nla_data(list) : NULL;
-	d->nr_list = list ? nla_len(list) / sizeof(u32) : 0;
-	d->first = tb[KSTAT_A_SEL_IRQ_FIRST] ?
-		   nla_get_u32(tb[KSTAT_A_SEL_IRQ_FIRST]) : 0;
-	d->last = tb[KSTAT_A_SEL_IRQ_LAST] ?
-		  nla_get_u32(tb[KSTAT_A_SEL_IRQ_LAST]) : U32_MAX;
-	if (d->first > d->last) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[KSTAT_A_SEL_IRQ_FIRST],
-				    "first IRQ is above last IRQ");
-		return -EINVAL;
-	}
-	return kst_parse_sel(tb, &d->sel, extack);
-}
-
-/* Dump state is allocated here; the request is checked in dumpit. */
-static int kst_nl_irq_get_start(struct netlink_callback *cb)
-{
-	struct kst_irq_dump *d = kzalloc(sizeof(*d), GFP_KERNEL);
-
-	if (!d)
-		return -ENOMEM;
-	cb->args[0] = (long)d;
-	return 0;
-}
-
-static int kst_irq_dump_prepare(struct kst_irq_dump *d,
-				struct netlink_callback *cb)
-{
-	int err;
-
-	err = kst_irq_dump_parse(d, kst_dump_attrs(cb), cb->extack);
-	if (err)
-		return err;
-	d->snap = kst_irq_snap_alloc(&d->sel);
-	return d->snap ? 0 : -ENOMEM;
-}
-
-static int kst_nl_irq_get_done(struct netlink_callback *cb)
-{
-	struct kst_irq_dump *d = (struct kst_irq_dump *)cb->args[0];
-
-	if (d) {
-		kvfree(d->snap);
-		kfree(d);
-	}
-	return 0;
-}
-
-/* The next selected IRQ number, or false when the selection is done. */
-static bool kst_irq_dump_next(const struct kst_irq_dump *d, u32 *irq)
-{
-	u64 n;
-
-	if (d->list) {
-		if (d->pos >= d->nr_list)
-			return false;
-		*irq = d->list[d->pos];
-		return true;
-	}
-	n = (u64)d->first + d->pos;
-	if (n > d->last || n >= nr_irqs)
-		return false;
-	*irq = n;
-	return true;
-}
-
-/* One IRQ of a dump: the fast path when only totals are wanted. */
-static int kst_irq_dump_fill(struct sk_buff *skb, struct kst_irq_dump *d)
-{
-	int err = 1;
-
-	if (!d->sel.flags)
-		err = kst_irq_fill_totals(skb, d->snap->irq, d->snap->count);
-	if (err > 0)	/* not for this skb: the general path */
-		err = kst_irq_fill(skb, KSTAT_A_IRQ, d->snap, &d->sel);
-	return err;
-}
-
-static int kst_irq_dump_irqs(struct sk_buff *skb, struct netlink_callback *cb,
-			     struct kst_irq_dump *d, struct kst_dump_msg *m)
-{
-	int err;
-	u32 irq;
-
-	for (; kst_irq_dump_next(d, &irq); d->pos++) {
-		/* no descriptor: not in the set, but part of the fingerprint */
-		if (!kst_irq_snapshot(irq, &d->sel, d->snap)) {
-			err = kst_dump_msg_open(skb, cb, m) ?:
-			      kst_irq_dump_fill(skb, d);
-			if (err)
-				return err;	/* resumes with this IRQ */
-			m->objs++;
-		}
-		d->visited = kst_irq_fingerprint_mix(d->visited, irq,
-						     d->snap->id);
-	}
-	d->phase = (d->sel.flags & KSTAT_F_ARCH) ? KST_DUMP_ARCH :
-						  KST_DUMP_TRAILER;
-	return 0;
-}
-
-static int kst_irq_dump_arch(struct sk_buff *skb, struct netlink_callback *cb,
-			     struct kst_irq_dump *d, struct kst_dump_msg *m)
-{
-	const struct kst_arch_counter *c;
-	int err;
-
-	for (; d->arch_pos < kst_nr_arch_counters; d->arch_pos++) {
-		c = &kst_arch_counters[d->arch_pos];
-		err = kst_dump_msg_open(skb, cb, m) ?:
-		      kst_arch_fill(skb, KSTAT_A_ARCH, c, kst_arch_total(c),
-				    true, &d->sel);
-		if (err)
-			return err;
-		m->objs++;
-	}
-	d->phase = KST_DUMP_TRAILER;
-	return 0;
-}
-
-static int kst_irq_dump_trailer(struct sk_buff *skb,
-				struct netlink_callback *cb,
-				  struct kst_dump_msg *m)
-{
-	unsigned char *mark;
-	int err;
-
-	err = kst_dump_msg_open(skb, cb, m);
-	if (err)
-		return err;
-	mark = skb_tail_pointer(skb);
-	if (nla_put_u64_64bit(skb, KSTAT_A_INTR_SUM, kst_intr_sum(),
-			      KSTAT_A_PAD) ||
-	    nla_put_u32(skb, KSTAT_A_NR_IRQS, nr_irqs) ||
-	    kst_online_fill(skb)) {
-		nlmsg_trim(skb, mark);
-		return -EMSGSIZE;
-	}
-	m->objs++;
-	return 0;
-}
-
-static int kst_nl_irq_get_dumpit(struct sk_buff *skb,
-				 struct netlink_callback *cb)
-{
-	struct kst_irq_dump *d = (struct kst_irq_dump *)cb->args[0];
-	struct kst_dump_msg m = {};
-	int err = 0;
-
-	if (!d->snap) {
-		err = kst_irq_dump_prepare(d, cb);
-		if (err)
-			return err;
-		cb->seq = 1;	/* messages are consistent until shown not */
-	}
-
-	if (d->phase == KST_DUMP_IRQS)
-		err = kst_irq_dump_irqs(skb, cb, d, &m);
-	if (!err && d->phase == KST_DUMP_ARCH)
-		err = kst_irq_dump_arch(skb, cb, d, &m);
-	/*
-	 * Did the descriptors change while we dumped them?  What we saw,
-	 * IRQ by IRQ, against a scan of the selection now: if they differ,
-	 * the trailer carries NLM_F_DUMP_INTR and the reader starts again.
-	 * One extra scan per dump, however many messages it takes.
-	 */
-	if (!err && d->phase == KST_DUMP_TRAILER) {
-		if (m.hdr) {	/* the trailer gets a message of its own */
-			kst_dump_msg_close(skb, &m, 0, false);
-			m.hdr = NULL;
-		}
-		cb->seq = d->visited == kst_irq_set_fingerprint(d->list,
-				d->nr_list, d->first, d->last) ? 1 : 2;
-		err = kst_irq_dump_trailer(skb, cb, &m);
-		if (!err)
-			d->phase = KST_DUMP_DONE;
-	}
-	return kst_dump_msg_close(skb, &m, err, d->phase == KST_DUMP_DONE);
-}
-
-/* ---- KSTAT_CMD_SOFTIRQ_GET ----------------------------------------------- */
-
 static const struct nla_policy kst_softirq_get_policy[KSTAT_A_SEL_FLAGS + 1] = {
 	[KSTAT_A_SEL_CPU_FIRST]	= { .type = NLA_U32 },
 	[KSTAT_A_SEL_CPU_LAST]	= { .type = NLA_U32 },
 	[KSTAT_A_SEL_FLAGS]	= NLA_POLICY_MASK(NLA_U32, KSTAT_F_PERCPU),
 };
 
-static int kst_nl_softirq_get_doit(struct sk_buff *skb,
-				   struct genl_info *info)
-{
-	struct kst_sel sel;
-	struct sk_buff *msg;
-	size_t size = kst_online_size();
-	unsigned int vec;
-	int err;
-	void *hdr;
-
-	err = kst_parse_sel(info->attrs, &sel, info->extack);
-	if (err)
-		return err;
-	for (vec = 0; vec < NR_SOFTIRQS; vec++)
-		size += kst_softirq_size(vec, &sel);
-
-	msg = kst_reply_new(info, size, &hdr);
-	if (!msg)
-		return -ENOMEM;
-	for (vec = 0; vec < NR_SOFTIRQS && !err; vec++)
-		err = kst_softirq_fill(msg, KSTAT_A_SOFTIRQ, vec,
-				       kst_softirq_total(vec), &sel);
-	if (!err)
-		err = kst_online_fill(msg);
-	return kst_reply_send(msg, hdr, info, err);
-}
-
-/* ---- summaries: configuration, telemetry, subscription --------------------- */
-
-static int kst_nl_config_get_doit(struct sk_buff *skb,
-				  struct genl_info *info)
-{
-	struct kst_config cfg;
-	struct sk_buff *msg;
-	void *hdr;
-
-	kst_summary_get_config(&cfg);
-	msg = kst_reply_new(info, kst_config_size(), &hdr);
-	if (!msg)
-		return -ENOMEM;
-	return kst_reply_send(msg, hdr, info,
-				kst_config_fill(msg, KSTAT_A_CONFIG, &cfg));
-}
-
 static const struct nla_policy kst_config_set_policy[KSTAT_A_CONFIG + 1] = {
 	[KSTAT_A_CONFIG]	= NLA_POLICY_NESTED(kst_config_policy),
 };
 
-static int kst_nl_config_set_doit(struct sk_buff *skb,
-				  struct genl_info *info)
-{
-	struct nlattr *tb[KSTAT_A_CONFIG_MAX + 1];
-	struct kst_config cfg = { };
-	u32 mask;
-	int err;
+/* ---- the summary's config and stats, as GET ops ---------------------------- */
 
-	if (GENL_REQ_ATTR_CHECK(info, KSTAT_A_CONFIG))
-		return -EINVAL;
-	err = nla_parse_nested(tb, KSTAT_A_CONFIG_MAX,
-			       info->attrs[KSTAT_A_CONFIG],
-			       kst_config_policy, info->extack);
-	if (err)
-		return err;
-	err = kst_config_parse(tb, &cfg, &mask, info->extack);
-	if (err)
-		return err;
-	/* Fields left out keep their value, whoever else writes. */
-	kst_summary_update_config(&cfg, mask);
+static int kst_config_get_prepare(void *data, struct nlattr **tb,
+				  const struct kst_sel *sel,
+				  struct netlink_ext_ack *extack)
+{
+	kst_summary_get_config(data);
 	return 0;
 }
+
+static size_t kst_config_get_reply_size(const void *data)
+{
+	return kst_config_size();
+}
+
+static int kst_config_get_fill(struct sk_buff *skb, const void *data)
+{
+	return kst_config_fill(skb, KSTAT_A_CONFIG, data);
+}
+
+static const struct kst_get_ops kst_config_get_ops = {
+	.data_size	= sizeof(struct kst_config),
+	.prepare	= kst_config_get_prepare,
+	.reply_size	= kst_config_get_reply_size,
+	.fill		= kst_config_get_fill,
+};
 
 static size_t kst_stats_size(void)
 {
@@ -611,7 +122,7 @@ static int kst_stats_fill(struct sk_buff *skb,
 				      KSTAT_A_STATS_PAD))
 			goto cancel;
 	if (nla_put_u8(skb, KSTAT_A_STATS_LISTENING,
-		       kst_deliver_has_listeners()) ||
+		       st->listening) ||
 	    nla_put_u8(skb, KSTAT_A_STATS_RUNNING, st->running) ||
 	    nla_put_u32(skb, KSTAT_A_STATS_GENERATION, st->generation))
 		goto cancel;
@@ -622,17 +133,226 @@ cancel:
 	return -EMSGSIZE;
 }
 
-static int kst_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
+static int kst_stats_get_prepare(void *data, struct nlattr **tb,
+				 const struct kst_sel *sel,
+				 struct netlink_ext_ack *extack)
 {
-	struct kst_summary_stats st;
+	kst_summary_get_stats(data);
+	return 0;
+}
+
+static size_t kst_stats_get_reply_size(const void *data)
+{
+	return kst_stats_size();
+}
+
+static int kst_stats_get_fill(struct sk_buff *skb, const void *data)
+{
+	return kst_stats_fill(skb, data);
+}
+
+static const struct kst_get_ops kst_stats_get_ops = {
+	.data_size	= sizeof(struct kst_summary_stats),
+	.prepare	= kst_stats_get_prepare,
+	.reply_size	= kst_stats_get_reply_size,
+	.fill		= kst_stats_get_fill,
+};
+
+/* ---- generic GET handlers ------------------------------------------------- */
+
+static const struct kst_get_ops *kst_get_ops(u8 cmd)
+{
+	unsigned int i;
+
+	if (cmd == KSTAT_CMD_CONFIG_GET)
+		return &kst_config_get_ops;
+	if (cmd == KSTAT_CMD_STATS_GET)
+		return &kst_stats_get_ops;
+	for (i = 0; i < KST_NR_SECTIONS; i++)
+		if (kst_sections[i]->get_cmd == cmd)
+			return &kst_sections[i]->get;
+	return NULL;
+}
+
+static int kst_parse_sel(struct nlattr **tb, struct kst_sel *sel,
+			 struct netlink_ext_ack *extack)
+{
+	struct nlattr *first = tb[KSTAT_A_SEL_CPU_FIRST];
+	struct nlattr *last = tb[KSTAT_A_SEL_CPU_LAST];
+
+	sel->flags = tb[KSTAT_A_SEL_FLAGS] ?
+		     nla_get_u32(tb[KSTAT_A_SEL_FLAGS]) : 0;
+	sel->cpu_first = first ? nla_get_u32(first) : 0;
+	sel->cpu_last = last ? nla_get_u32(last) : nr_cpu_ids - 1;
+
+	if (sel->cpu_first >= nr_cpu_ids) {
+		NL_SET_ERR_MSG_ATTR(extack, first, "CPU out of range");
+		return -EINVAL;
+	}
+	if (sel->cpu_last >= nr_cpu_ids) {
+		NL_SET_ERR_MSG_ATTR(extack, last, "CPU out of range");
+		return -EINVAL;
+	}
+	if (sel->cpu_first > sel->cpu_last) {
+		NL_SET_ERR_MSG_ATTR(extack, first,
+				    "first CPU is above last CPU");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A GET's data, allocated for its ops, released through them. */
+static void *kst_get_data_new(const struct kst_get_ops *ops)
+{
+	return kzalloc(ops->data_size, GFP_KERNEL);
+}
+
+static void kst_get_data_free(const struct kst_get_ops *ops, void *data)
+{
+	if (data && ops->cleanup)
+		ops->cleanup(data);
+	kfree(data);
+}
+
+static int kst_get_reply(const struct kst_get_ops *ops, const void *data,
+			 struct genl_info *info)
+{
 	struct sk_buff *msg;
 	void *hdr;
+	int err;
 
-	kst_summary_get_stats(&st);
-	msg = kst_reply_new(info, kst_stats_size(), &hdr);
+	msg = genlmsg_new(ops->reply_size(data), GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	return kst_reply_send(msg, hdr, info, kst_stats_fill(msg, &st));
+	hdr = genlmsg_put_reply(msg, info, &kst_family, 0, info->genlhdr->cmd);
+	err = hdr ? ops->fill(msg, data) : -EMSGSIZE;
+	if (WARN_ON_ONCE(err)) {	/* a fill larger than its size */
+		nlmsg_free(msg);
+		return err;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+static int kst_nl_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	const struct kst_get_ops *ops = kst_get_ops(info->genlhdr->cmd);
+	struct kst_sel sel = { };
+	void *data;
+	int err;
+
+	if (ops->do_required_attr &&
+	    GENL_REQ_ATTR_CHECK(info, ops->do_required_attr))
+		return -EINVAL;
+	err = ops->selects ? kst_parse_sel(info->attrs, &sel, info->extack) : 0;
+	if (err)
+		return err;
+	data = kst_get_data_new(ops);
+	if (!data)
+		return -ENOMEM;
+	err = ops->prepare(data, info->attrs, &sel, info->extack) ?:
+	      kst_get_reply(ops, data, info);
+	kst_get_data_free(ops, data);
+	return err;
+}
+
+/* A dump's state, over cb->ctx. */
+struct kst_dump_ctx {
+	const struct kst_get_ops *ops;
+	void *data;
+	bool prepared;
+	unsigned int calls;
+};
+
+static_assert(sizeof(struct kst_dump_ctx) <=
+	      sizeof_field(struct netlink_callback, ctx));
+
+static struct kst_dump_ctx *kst_dump_ctx(struct netlink_callback *cb)
+{
+	return (struct kst_dump_ctx *)cb->ctx;
+}
+
+/*
+ * The data is allocated here, and the skb made large enough for the
+ * largest object, which would otherwise fail with a bare EMSGSIZE.  The
+ * request is checked in the first dumpit call: on 6.1, .start has no
+ * extack to explain a rejection, while an error returned by dumpit
+ * reaches the client in NLMSG_DONE together with its message.
+ */
+static int kst_nl_get_start(struct netlink_callback *cb)
+{
+	struct kst_dump_ctx *ctx = kst_dump_ctx(cb);
+
+	ctx->ops = kst_get_ops(genl_dumpit_info(cb)->op.cmd);
+	ctx->data = kst_get_data_new(ctx->ops);
+	if (!ctx->data)
+		return -ENOMEM;
+	cb->min_dump_alloc = max_t(u32, cb->min_dump_alloc,
+				   NLMSG_HDRLEN + GENL_HDRLEN +
+				   ctx->ops->dump_alloc());
+	return 0;
+}
+
+static int kst_dump_prepare(struct netlink_callback *cb,
+			    struct kst_dump_ctx *ctx)
+{
+	struct nlattr **tb = kst_dump_attrs(cb);
+	struct kst_sel sel = { };
+
+	return (ctx->ops->selects ? kst_parse_sel(tb, &sel, cb->extack) : 0) ?:
+	       ctx->ops->dump_prepare(ctx->data, tb, &sel, cb->extack);
+}
+
+static int kst_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct kst_dump_ctx *ctx = kst_dump_ctx(cb);
+	struct kst_dump d = {
+		.skb = skb, .cb = cb, .first_call = !ctx->calls++,
+	};
+	int err;
+
+	if (!ctx->prepared) {
+		err = kst_dump_prepare(cb, ctx);
+		if (err)
+			return err;
+		ctx->prepared = true;
+	}
+	err = ctx->ops->dump(&d, ctx->data);
+	return kst_dump_close(&d, err, !err);
+}
+
+static int kst_nl_get_done(struct netlink_callback *cb)
+{
+	struct kst_dump_ctx *ctx = kst_dump_ctx(cb);
+
+	if (ctx->ops)
+		kst_get_data_free(ctx->ops, ctx->data);
+	return 0;
+}
+
+/* ---- commands that change state ---------------------------------------------- */
+
+static int kst_nl_config_set_doit(struct sk_buff *skb,
+				  struct genl_info *info)
+{
+	struct nlattr *tb[KSTAT_A_CONFIG_MAX + 1];
+	struct kst_config cfg = { };
+	u32 mask;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, KSTAT_A_CONFIG))
+		return -EINVAL;
+	err = nla_parse_nested(tb, KSTAT_A_CONFIG_MAX,
+			       info->attrs[KSTAT_A_CONFIG],
+			       kst_config_policy, info->extack);
+	if (err)
+		return err;
+	err = kst_config_parse(tb, &cfg, &mask, info->extack);
+	if (err)
+		return err;
+	/* Fields left out keep their value, whoever else writes. */
+	kst_summary_update_config(&cfg, mask);
+	return 0;
 }
 
 /*
@@ -650,29 +370,31 @@ static int kst_nl_subscribe_doit(struct sk_buff *skb, struct genl_info *info)
 static const struct genl_ops kst_ops[] = {
 	{
 		.cmd		= KSTAT_CMD_CPU_GET,
-		.doit		= kst_nl_cpu_get_doit,
-		.dumpit		= kst_nl_cpu_get_dumpit,
+		.doit		= kst_nl_get_doit,
+		.start		= kst_nl_get_start,
+		.dumpit		= kst_nl_get_dumpit,
+		.done		= kst_nl_get_done,
 		.policy		= kst_cpu_get_policy,
 		.maxattr	= ARRAY_SIZE(kst_cpu_get_policy) - 1,
 	},
 	{
 		.cmd		= KSTAT_CMD_IRQ_GET,
-		.doit		= kst_nl_irq_get_doit,
-		.start		= kst_nl_irq_get_start,
-		.dumpit		= kst_nl_irq_get_dumpit,
-		.done		= kst_nl_irq_get_done,
+		.doit		= kst_nl_get_doit,
+		.start		= kst_nl_get_start,
+		.dumpit		= kst_nl_get_dumpit,
+		.done		= kst_nl_get_done,
 		.policy		= kst_irq_get_policy,
 		.maxattr	= ARRAY_SIZE(kst_irq_get_policy) - 1,
 	},
 	{
 		.cmd		= KSTAT_CMD_SOFTIRQ_GET,
-		.doit		= kst_nl_softirq_get_doit,
+		.doit		= kst_nl_get_doit,
 		.policy		= kst_softirq_get_policy,
 		.maxattr	= ARRAY_SIZE(kst_softirq_get_policy) - 1,
 	},
 	{
 		.cmd		= KSTAT_CMD_CONFIG_GET,
-		.doit		= kst_nl_config_get_doit,
+		.doit		= kst_nl_get_doit,
 	},
 	{
 		.cmd		= KSTAT_CMD_CONFIG_SET,
@@ -683,7 +405,7 @@ static const struct genl_ops kst_ops[] = {
 	},
 	{
 		.cmd		= KSTAT_CMD_STATS_GET,
-		.doit		= kst_nl_stats_get_doit,
+		.doit		= kst_nl_get_doit,
 	},
 	{
 		.cmd		= KSTAT_CMD_SUBSCRIBE,

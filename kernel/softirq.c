@@ -86,7 +86,49 @@ cancel:
 	return -EMSGSIZE;
 }
 
-/* ---- summary section: each vector's count, extended to 64 bits ---------- */
+/* ---- KSTAT_CMD_SOFTIRQ_GET: every vector, and the online CPUs ---------- */
+
+struct kst_softirq_req {
+	struct kst_sel sel;
+};
+
+static int kst_softirq_get_prepare(void *data, struct nlattr **tb,
+				   const struct kst_sel *sel,
+				   struct netlink_ext_ack *extack)
+{
+	struct kst_softirq_req *r = data;
+
+	r->sel = *sel;
+	return 0;
+}
+
+static size_t kst_softirq_get_reply_size(const void *data)
+{
+	const struct kst_softirq_req *r = data;
+	size_t size = kst_online_size();
+	unsigned int vec;
+
+	for (vec = 0; vec < NR_SOFTIRQS; vec++)
+		size += kst_softirq_size(vec, &r->sel);
+	return size;
+}
+
+static int kst_softirq_get_fill(struct sk_buff *skb, const void *data)
+{
+	const struct kst_softirq_req *r = data;
+	unsigned int vec;
+	int err;
+
+	for (vec = 0; vec < NR_SOFTIRQS; vec++) {
+		err = kst_softirq_fill(skb, KSTAT_A_SOFTIRQ, vec,
+				       kst_softirq_total(vec), &r->sel);
+		if (err)
+			return err;
+	}
+	return kst_online_fill(skb);
+}
+
+/* ---- summary: each vector's count, extended to 64 bits ------------------ */
 
 struct kst_softirq_state {
 	u32 *raw;			/* [vec * nr_cpu_ids + cpu] */
@@ -165,6 +207,14 @@ static int kst_softirq_write(struct kst_writer *w, const void *cur,
 
 const struct kst_section kst_softirq_section = {
 	.name		= "softirq",
+	.get_cmd	= KSTAT_CMD_SOFTIRQ_GET,
+	.get = {
+		.data_size	= sizeof(struct kst_softirq_req),
+		.selects	= true,
+		.prepare	= kst_softirq_get_prepare,
+		.reply_size	= kst_softirq_get_reply_size,
+		.fill		= kst_softirq_get_fill,
+	},
 	.sections	= KSTAT_SECTION_SOFTIRQ,
 	.state_alloc	= kst_softirq_state_alloc,
 	.state_free	= kst_softirq_state_free,

@@ -70,16 +70,6 @@ module_param(fault_samples, uint, 0600);
 MODULE_PARM_DESC(fault_samples,
 		 "testing: the next N samples fail as on ENOMEM (dropped)");
 
-/* The sections a sample carries, in the order it carries them. */
-static const struct kst_section *const kst_sections[] = {
-	&kst_cpu_section,
-	&kst_softirq_section,
-	&kst_irq_section,
-	&kst_arch_section,
-};
-
-#define KST_NR_SECTIONS ARRAY_SIZE(kst_sections)
-
 /* The counters of one sample, complete: one state per section. */
 struct kst_frame {
 	u64 seq;
@@ -590,6 +580,7 @@ void kst_summary_get_stats(struct kst_summary_stats *st)
 	mutex_lock(&kst_ctl_lock);
 	*st = kst_stats;
 	mutex_unlock(&kst_ctl_lock);
+	st->listening = kst_deliver_has_listeners();
 }
 
 /* Module parameters out of range fall back to the documented defaults. */

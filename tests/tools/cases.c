@@ -54,6 +54,7 @@
 #define M_DO_RANGE	"IRQ ranges and lists select IRQs in dumps; a do request takes one IRQ"
 #define M_DUMP_IRQ	"a dump selects IRQs by range or list; use a do request for one IRQ"
 #define M_DUMP_CPU	"a CPU dump reports every online CPU; select one CPU with a do request"
+#define M_CPU_BOTH	"one CPU has no per-CPU detail; select one CPU or ask for all"
 #define M_BOTH		"select IRQs by a range or by a list, not both"
 #define M_LIST_LEN	"IRQ list length is not a non-zero multiple of 4"
 #define M_IRQ_ORDER	"first IRQ is above last IRQ"
@@ -82,8 +83,9 @@ struct op {
 };
 
 static const struct op ops[] = {
-	{ KSTAT_CMD_CPU_GET, "CPU_GET", true, KSTAT_A_SEL_CPU,
-	  { { KSTAT_A_SEL_CPU, P_U32, "SEL_CPU" } } },
+	{ KSTAT_CMD_CPU_GET, "CPU_GET", true, KSTAT_A_SEL_FLAGS,
+	  { { KSTAT_A_SEL_CPU, P_U32, "SEL_CPU" },
+	    { KSTAT_A_SEL_FLAGS, P_U32, "SEL_FLAGS" } } },
 	{ KSTAT_CMD_IRQ_GET, "IRQ_GET", true, KSTAT_A_SEL_FLAGS,
 	  { { KSTAT_A_SEL_IRQ, P_U32, "SEL_IRQ" },
 	    { KSTAT_A_SEL_IRQ_FIRST, P_U32, "SEL_IRQ_FIRST" },
@@ -104,6 +106,16 @@ static const struct op ops[] = {
 };
 
 #define NR_OPS	(sizeof(ops) / sizeof(ops[0]))
+
+static const char *op_name(uint8_t cmd)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_OPS; i++)
+		if (ops[i].cmd == cmd)
+			return ops[i].name;
+	return "?";
+}
 
 static const struct pattr config_attrs[] = {
 	{ KSTAT_A_CONFIG_INTERVAL_MS, P_U32, "INTERVAL_MS" },
@@ -762,6 +774,10 @@ static void gen_irq_selection(void)
 		{ KSTAT_CMD_SOFTIRQ_GET, false, KSTAT_F_PERCPU, NULL },
 		{ KSTAT_CMD_SOFTIRQ_GET, false, KSTAT_F_META, M_MASK },
 		{ KSTAT_CMD_SOFTIRQ_GET, false, KSTAT_F_ARCH, M_MASK },
+		{ KSTAT_CMD_CPU_GET, false, KSTAT_F_PERCPU, NULL },
+		{ KSTAT_CMD_CPU_GET, false, KSTAT_F_META, M_MASK },
+		{ KSTAT_CMD_CPU_GET, false, KSTAT_F_ARCH, M_MASK },
+		{ KSTAT_CMD_CPU_GET, true, KSTAT_F_PERCPU, M_DUMP_CPU },
 	};
 	static const struct { uint32_t first, last; bool has_first, has_last;
 			      bool good; } ranges[] = {
@@ -783,9 +799,11 @@ static void gen_irq_selection(void)
 			put_u32(KSTAT_A_SEL_IRQ, 0);
 		off = put_u32(KSTAT_A_SEL_FLAGS, flags[i].flags);
 		run("range", !flags[i].msg ? ok(flags[i].dump) :
+		    /* the policy's rejections come before a dump starts */
+		    flags[i].cmd == KSTAT_CMD_CPU_GET && flags[i].dump ?
+		    rej_dump(EINVAL, flags[i].msg, off) :
 		    rej(EINVAL, flags[i].msg, off), "%s %s flags %#x",
-		    flags[i].cmd == KSTAT_CMD_IRQ_GET ? "IRQ_GET" : "SOFTIRQ_GET",
-		    mode(flags[i].dump), flags[i].flags);
+		    op_name(flags[i].cmd), mode(flags[i].dump), flags[i].flags);
 	}
 	for (i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++) {
 		msg_new(KSTAT_CMD_IRQ_GET, true);
@@ -840,6 +858,12 @@ static void gen_irq_selection(void)
 	off = put_u32(KSTAT_A_SEL_CPU, 0);
 	run("do-vs-dump", rej_dump(EINVAL, M_DUMP_CPU, off),
 	    "CPU_GET dump with SEL_CPU");
+	/* one CPU, or every CPU and the sum: not both */
+	msg_new(KSTAT_CMD_CPU_GET, false);
+	put_u32(KSTAT_A_SEL_CPU, 0);
+	off = put_u32(KSTAT_A_SEL_FLAGS, KSTAT_F_PERCPU);
+	run("do-vs-dump", rej(EINVAL, M_CPU_BOTH, off),
+	    "CPU_GET do with SEL_CPU and flags percpu");
 }
 
 /* Summary configuration bounds. */

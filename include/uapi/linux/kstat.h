@@ -58,10 +58,13 @@
  *   do:    optional KSTAT_A_SEL_CPU.  Reply: one KSTAT_A_CPU nest for that
  *          CPU, or without KSTAT_A_SEL_CPU the sum over all possible CPUs
  *          (the "cpu" line of /proc/stat; the nest then has no
- *          KSTAT_A_CPU_ID).  Errors: EINVAL "CPU out of range" when the id
- *          is not a possible CPU.
- *   dump:  no attributes.  One message with one KSTAT_A_CPU nest per online
- *          CPU (the "cpuN" lines of /proc/stat).
+ *          KSTAT_A_CPU_ID).  With KSTAT_A_SEL_FLAGS KSTAT_F_PERCPU instead:
+ *          one KSTAT_A_CPU nest per online CPU, then the sum, from one
+ *          reading, in one reply (the whole of /proc/stat's cpu lines in
+ *          one round trip).  Errors: EINVAL "CPU out of range" when the id
+ *          is not a possible CPU; EINVAL when both are given.
+ *   dump:  no attributes.  One KSTAT_A_CPU nest per online CPU (the "cpuN"
+ *          lines of /proc/stat), from one reading.
  *   Idle and iowait follow /proc/stat: the NO_HZ idle accounting
  *   (get_cpu_idle_time_us / get_cpu_iowait_time_us) for online CPUs where
  *   it is valid, the tick-based kernel_cpustat value otherwise.
@@ -80,9 +83,11 @@
  *          numbers without a descriptor are skipped (a listed number without
  *          a descriptor is simply absent).  The last message of the dump
  *          carries KSTAT_A_INTR_SUM, KSTAT_A_NR_IRQS, KSTAT_A_ONLINE_CPUS and,
- *          with KSTAT_F_ARCH, the KSTAT_A_ARCH nests.  If the set of IRQ
- *          descriptors in the selection changes during the dump, the
- *          messages after the change carry NLM_F_DUMP_INTR: start again.
+ *          with KSTAT_F_ARCH, the KSTAT_A_ARCH nests.  A dump whose IRQs
+ *          fit in one reply buffer is one pass over them, as a read of
+ *          /proc/interrupts is.  One that takes several is checked: if the
+ *          set of IRQ descriptors in the selection changed meanwhile, the
+ *          last message carries NLM_F_DUMP_INTR: start again.
  *   Only what is asked for is computed: IRQs outside the selection are not
  *   looked at, per-CPU counts are read only with KSTAT_F_PERCPU, names are
  *   formatted only with KSTAT_F_META.
@@ -240,7 +245,7 @@ enum kstat_attr {
 				 */
 	KSTAT_A_SEL_CPU_FIRST,	/* u32: first CPU of per-CPU arrays */
 	KSTAT_A_SEL_CPU_LAST,	/* u32: last CPU of per-CPU arrays (inclusive) */
-	KSTAT_A_SEL_FLAGS,	/* u32: KSTAT_F_* */
+	KSTAT_A_SEL_FLAGS,	/* u32: KSTAT_F_*; CPU_GET do: KSTAT_F_PERCPU */
 
 	/* replies */
 	KSTAT_A_CPU,		/* nest: enum kstat_cpu_attr */
