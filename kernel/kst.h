@@ -199,13 +199,14 @@ struct kst_section {
 	void (*discard)(void *cur);
 };
 
-#define KST_NR_SECTIONS 4
-extern const struct kst_section *const kst_sections[KST_NR_SECTIONS];
-
+/* Each defined in its own file; sections.c lists them. */
 extern const struct kst_section kst_cpu_section;
 extern const struct kst_section kst_softirq_section;
 extern const struct kst_section kst_irq_section;
 extern const struct kst_section kst_arch_section;
+
+extern const struct kst_section *const kst_sections[];
+extern const unsigned int kst_nr_sections;
 
 /* ---- cpu.c: CPU time in ns, with /proc/stat's idle/iowait rules ------- */
 

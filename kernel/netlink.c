@@ -168,7 +168,7 @@ static const struct kst_get_ops *kst_get_ops(u8 cmd)
 		return &kst_config_get_ops;
 	if (cmd == KSTAT_CMD_STATS_GET)
 		return &kst_stats_get_ops;
-	for (i = 0; i < KST_NR_SECTIONS; i++)
+	for (i = 0; i < kst_nr_sections; i++)
 		if (kst_sections[i]->get_cmd == cmd)
 			return &kst_sections[i]->get;
 	return NULL;

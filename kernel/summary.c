@@ -75,7 +75,7 @@ struct kst_frame {
 	u64 seq;
 	u64 ts;				/* CLOCK_BOOTTIME ns */
 	u32 generation;
-	void *state[KST_NR_SECTIONS];
+	void **state;			/* one per section, as kst_sections[] */
 };
 
 struct kst_producer {
@@ -125,15 +125,19 @@ static void kst_frame_free(struct kst_frame *f, bool committed)
 {
 	unsigned int i;
 
-	for (i = 0; i < KST_NR_SECTIONS; i++)
+	for (i = 0; f->state && i < kst_nr_sections; i++)
 		kst_sections[i]->state_free(f->state[i], committed);
+	kfree(f->state);
 }
 
 static int kst_frame_alloc(struct kst_frame *f)
 {
 	unsigned int i;
 
-	for (i = 0; i < KST_NR_SECTIONS; i++) {
+	f->state = kcalloc(kst_nr_sections, sizeof(*f->state), GFP_KERNEL);
+	if (!f->state)
+		return -ENOMEM;
+	for (i = 0; i < kst_nr_sections; i++) {
 		f->state[i] = kst_sections[i]->state_alloc();
 		if (!f->state[i])
 			return -ENOMEM;
@@ -187,7 +191,7 @@ static void kst_discard_sections(struct kst_producer *p, unsigned int n)
 
 static void kst_discard(struct kst_producer *p)
 {
-	kst_discard_sections(p, KST_NR_SECTIONS);
+	kst_discard_sections(p, kst_nr_sections);
 }
 
 /* Read every counter into *cur; *new_gen: a section was renewed. */
@@ -198,7 +202,7 @@ static int kst_collect(struct kst_producer *p, bool *new_gen)
 	int err;
 
 	*new_gen = false;
-	for (i = 0; i < KST_NR_SECTIONS; i++) {
+	for (i = 0; i < kst_nr_sections; i++) {
 		err = kst_sections[i]->collect(p->cur->state[i],
 					       kst_last_state(p, i), &renewed);
 		if (err) {
@@ -215,7 +219,7 @@ static void kst_commit(struct kst_producer *p)
 {
 	unsigned int i;
 
-	for (i = 0; i < KST_NR_SECTIONS; i++)
+	for (i = 0; i < kst_nr_sections; i++)
 		if (kst_sections[i]->commit)
 			kst_sections[i]->commit(p->cur->state[i],
 						kst_last_state(p, i));
@@ -235,7 +239,7 @@ static int kst_write_sample(struct kst_builder *b,
 	int err;
 
 	err = kst_sample_begin(&w);
-	for (i = 0; !err && i < KST_NR_SECTIONS; i++) {
+	for (i = 0; !err && i < kst_nr_sections; i++) {
 		s = kst_sections[i];
 		if (h->cfg->sections & s->sections)
 			err = s->write(&w, f->state[i], base->state[i]);
