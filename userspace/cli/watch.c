@@ -39,7 +39,7 @@ struct watch {
 	uint64_t count, printed;
 	uint32_t top;
 	bool done;
-	struct rate_base base;
+	struct sample_copy base;
 	uint32_t generation;		/* of the names below */
 	struct irq_labels names;
 };
@@ -60,7 +60,7 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 			irq_labels_load(&w->names);
 		}
 		w->generation = s->generation;
-		rate_base_take(&w->base, s);
+		sample_copy(&w->base, s);
 		return;
 	}
 	/*
@@ -69,15 +69,15 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 	 * the interval is close enough, else a late joiner's first frame
 	 * could wait a whole interval more.  Rates divide by the real time.
 	 */
-	if (s->timestamp_ns - w->base.ts + w->interval_ns / 10 < w->interval_ns)
+	if (s->timestamp_ns - w->base.s.timestamp_ns + w->interval_ns / 10 < w->interval_ns)
 		return;
 
-	secs = (s->timestamp_ns - w->base.ts) / 1e9;
+	secs = (s->timestamp_ns - w->base.s.timestamp_ns) / 1e9;
 	new_json_obj(opts.json, opts.pretty);
 	open_json_object(NULL);
 	print_timestamp_line();
 	print_u64(PRINT_JSON, "timestamp_ns", NULL, s->timestamp_ns);
-	print_u64(PRINT_JSON, "interval_ns", NULL, s->timestamp_ns - w->base.ts);
+	print_u64(PRINT_JSON, "interval_ns", NULL, s->timestamp_ns - w->base.s.timestamp_ns);
 	if (w->what == WATCH_CPU) {
 		print_cpu_rates(s, &w->base, false);
 	} else if (w->what == WATCH_IRQ) {
@@ -93,7 +93,7 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 	delete_json_obj();
 	if (!opts.json)
 		putchar('\n');
-	rate_base_take(&w->base, s);
+	sample_copy(&w->base, s);
 	if (w->count && ++w->printed >= w->count)
 		w->done = true;
 }
@@ -182,6 +182,6 @@ int do_watch(int argc, char **argv)
 		return ret;
 	ret = sub_run(&o);
 	irq_labels_free(&w.names);
-	rate_base_free(&w.base);
+	sample_copy_free(&w.base);
 	return ret;
 }
