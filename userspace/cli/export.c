@@ -36,6 +36,7 @@
 
 #include "irqlabels.h"
 #include "kstat.h"
+#include "print.h"
 #include "sample.h"
 
 #define HTTP_MAX_CONNS	1024		/* clients at once (fewer if RLIMIT_NOFILE) */
@@ -390,48 +391,47 @@ static void render_cpus(struct buf *b, const struct kstat_sample *n)
 	}
 }
 
-/* "a,b" as /proc/interrupts prints it: "a, b". */
-static void put_actions_proc(struct buf *b, const char *actions)
+/* The actions of @l joined by @sep, each escaped. */
+static void put_actions(struct buf *b, const struct kstat_irq *l,
+			const char *sep)
 {
-	const char *c;
+	size_t i;
 
-	while (actions && (c = strchr(actions, ','))) {
-		struct buf one = { 0 };
-
-		buf_write(&one, actions, c - actions);
-		buf_write(&one, "", 1);
-		if (one.p)
-			buf_label(b, one.p);
-		buf_free(&one);
-		buf_write(b, ", ", 2);
-		actions = c + 1;
+	for (i = 0; l && i < l->nr_actions; i++) {
+		if (i)
+			buf_write(b, sep, strlen(sep));
+		buf_label(b, l->actions[i]);
 	}
-	buf_label(b, actions);
 }
 
 /*
  * node_exporter's node_interrupts_total labels, from the same fields:
  * type (the IRQ number), info (the chip), devices (the rest of the
  * /proc/interrupts line: "HWIRQ-FLOW ACTION, ACTION"); and each of those
- * on its own: hwirq, flow, actions (comma-separated).
+ * on its own: hwirq, flow, actions (comma-separated).  The fields are
+ * those kstat irq show prints (struct kstat_irq, irq_type()); all empty
+ * for an IRQ without labels.
  */
 static void put_irq_labels(struct buf *b, const struct meta *m, uint32_t irq)
 {
-	static const struct irq_label none = { .hwirq = "" };
-	const struct irq_label *q = irq_label(&m->labels, irq) ?: &none;
+	const struct kstat_irq *l = irq_label(&m->labels, irq);
+	const char *type = l ? irq_type(l) : "";
+	char hwirq[24] = "";
 
+	if (l && l->has_hwirq)
+		snprintf(hwirq, sizeof(hwirq), "%" PRIu64, l->hwirq);
 	buf_printf(b, "{type=\"%u\",info=\"", irq);
-	buf_label(b, q->chip);
-	buf_printf(b, "\",devices=\"%s%s", q->hwirq, q->hwirq[0] ? "-" : "");
-	buf_label(b, q->type);
-	if (q->actions && q->actions[0]) {
+	buf_label(b, l ? l->chip : NULL);
+	buf_printf(b, "\",devices=\"%s%s", hwirq, hwirq[0] ? "-" : "");
+	buf_label(b, type);
+	if (l && l->nr_actions && (l->nr_actions > 1 || l->actions[0][0])) {
 		buf_write(b, " ", 1);
-		put_actions_proc(b, q->actions);
+		put_actions(b, l, ", ");
 	}
-	buf_printf(b, "\",hwirq=\"%s\",flow=\"", q->hwirq);
-	buf_label(b, q->type);
+	buf_printf(b, "\",hwirq=\"%s\",flow=\"", hwirq);
+	buf_label(b, type);
 	buf_write(b, "\",actions=\"", 11);
-	buf_label(b, q->actions);
+	put_actions(b, l, ",");
 	buf_write(b, "\"}", 2);
 }
 

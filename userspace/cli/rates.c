@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "json_print.h"
+#include "print.h"
 #include "rates.h"
 
 /* ---- CPU ---- */
@@ -85,6 +86,12 @@ void print_cpu_rates(const struct kstat_sample *s, const struct sample_copy *b,
 
 static enum irq_sort sort_by;
 
+/* Its actions, joined, are not "". */
+static bool has_actions(const struct kstat_irq *l)
+{
+	return l && l->nr_actions && (l->nr_actions > 1 || l->actions[0][0]);
+}
+
 static int cmp_irq(const void *a, const void *b)
 {
 	const struct irq_rate *x = a, *y = b;
@@ -96,21 +103,21 @@ static int cmp_irq(const void *a, const void *b)
 			return x->delta < y->delta ? 1 : -1;
 		break;
 	case IRQ_SORT_TOTAL:
-		if (x->count != y->count)
-			return x->count < y->count ? 1 : -1;
+		if (x->q->count != y->q->count)
+			return x->q->count < y->q->count ? 1 : -1;
 		break;
 	case IRQ_SORT_NAME:
 		/* IRQs without an action last */
-		c = !x->actions[0] - !y->actions[0];
-		if (!c)
-			c = strcmp(x->actions, y->actions);
+		c = !has_actions(x->label) - !has_actions(y->label);
+		if (!c && x->label && y->label)
+			c = irq_actions_cmp(x->label, y->label);
 		if (c)
 			return c;
 		break;
 	case IRQ_SORT_IRQ:
 		break;
 	}
-	return x->irq < y->irq ? -1 : x->irq > y->irq;
+	return x->q->irq < y->q->irq ? -1 : x->q->irq > y->q->irq;
 }
 
 size_t irq_rates(const struct kstat_sample *s, const struct sample_copy *b,
@@ -118,7 +125,6 @@ size_t irq_rates(const struct kstat_sample *s, const struct sample_copy *b,
 		 struct irq_rate **out)
 {
 	struct irq_rate *r = calloc(s->nr_irqs ? s->nr_irqs : 1, sizeof(*r));
-	const struct irq_label *n;
 	size_t i, nr = 0;
 
 	*out = r;
@@ -131,10 +137,8 @@ size_t irq_rates(const struct kstat_sample *s, const struct sample_copy *b,
 
 		if (!then)
 			continue;
-		n = irq_label(names, q->irq);
-		r[nr].irq = q->irq;
-		r[nr].count = q->count;
-		r[nr].actions = n && n->actions ? n->actions : "";
+		r[nr].q = q;
+		r[nr].label = irq_label(names, q->irq);
 		r[nr++].delta = q->count - then->count;
 	}
 	sort_by = by;
@@ -143,31 +147,16 @@ size_t irq_rates(const struct kstat_sample *s, const struct sample_copy *b,
 }
 
 void print_irq_rates(const struct irq_rate *r, size_t nr, size_t max,
-		     const struct irq_labels *names, double secs)
+		     double secs)
 {
-	const struct irq_label *n;
+	struct irq_cols w;
 	size_t i;
 
-	print_string(PRINT_FP, NULL, "%8s", "IRQ");
-	print_string(PRINT_FP, NULL, " %12s", "RATE/s");
-	print_string(PRINT_FP, NULL, " %14s", "TOTAL");
-	print_string(PRINT_FP, NULL, "  %-10s", "CHIP");
-	print_string(PRINT_FP, NULL, " %s", "ACTIONS");
-	print_nl();
+	irq_cols_rates(&w);
+	print_irq_header(&w);
 	open_json_array("irq");
-	for (i = 0; i < nr && i < max; i++) {
-		n = irq_label(names, r[i].irq);
-		open_json_object(NULL);
-		print_uint(PRINT_ANY, "irq", "%8u", r[i].irq);
-		print_float(PRINT_ANY, "rate", " %12.1f", r[i].delta / secs);
-		print_u64(PRINT_ANY, "count", " %14" PRIu64, r[i].count);
-		print_string(PRINT_ANY, "chip", "  %-10s",
-			     n && n->chip ? n->chip : "-");
-		print_string(PRINT_ANY, "actions", " %s",
-			     n && n->actions ? n->actions : "");
-		close_json_object();
-		print_nl();
-	}
+	for (i = 0; i < nr && i < max; i++)
+		print_irq(r[i].q, r[i].label, r[i].delta / secs, &w);
 	close_json_array();
 }
 
@@ -184,22 +173,14 @@ double softirq_rate(const struct kstat_softirq *v, const struct sample_copy *b,
 void print_softirq_rates(const struct kstat_sample *s,
 			 const struct sample_copy *b, double secs)
 {
-	const struct kstat_softirq *v;
+	struct softirq_cols w;
 	size_t i;
 
-	print_string(PRINT_FP, NULL, "%-10s", "NAME");
-	print_string(PRINT_FP, NULL, " %12s", "RATE/s");
-	print_string(PRINT_FP, NULL, " %14s", "TOTAL");
-	print_nl();
+	softirq_cols_rates(&w);
+	print_softirq_header(&w);
 	open_json_array("softirq");
-	for (i = 0; i < s->nr_softirqs; i++) {
-		v = &s->softirqs[i];
-		open_json_object(NULL);
-		print_string(PRINT_ANY, "name", "%-10s", v->name);
-		print_float(PRINT_ANY, "rate", " %12.1f", softirq_rate(v, b, secs));
-		print_u64(PRINT_ANY, "count", " %14" PRIu64, v->count);
-		close_json_object();
-		print_nl();
-	}
+	for (i = 0; i < s->nr_softirqs; i++)
+		print_softirq(&s->softirqs[i],
+			      softirq_rate(&s->softirqs[i], b, secs), &w);
 	close_json_array();
 }

@@ -42,9 +42,9 @@ void print_cpu_rates(const struct kstat_sample *s, const struct sample_copy *b,
 enum irq_sort { IRQ_SORT_RATE, IRQ_SORT_TOTAL, IRQ_SORT_IRQ, IRQ_SORT_NAME };
 
 struct irq_rate {
-	uint32_t irq;
-	uint64_t delta, count;
-	const char *actions;	/* from the labels, for IRQ_SORT_NAME */
+	const struct kstat_irq *q;	/* in the sample: count */
+	const struct kstat_irq *label;	/* chip, actions...; NULL: none */
+	uint64_t delta;
 };
 
 /*
@@ -56,9 +56,12 @@ size_t irq_rates(const struct kstat_sample *s, const struct sample_copy *b,
 		 const struct irq_labels *names, enum irq_sort by,
 		 struct irq_rate **out);
 
-/* A header line, then rows @r[0] .. @r[max - 1] (JSON: array "irq"). */
+/*
+ * A header line, then rows @r[0] .. @r[max - 1] (JSON: array "irq"),
+ * through the IRQ printer of kstat irq show.
+ */
 void print_irq_rates(const struct irq_rate *r, size_t nr, size_t max,
-		     const struct irq_labels *names, double secs);
+		     double secs);
 
 /* Runs per second of vector @v since @b. */
 double softirq_rate(const struct kstat_softirq *v, const struct sample_copy *b,

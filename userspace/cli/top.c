@@ -24,6 +24,7 @@
 #include "irqlabels.h"
 #include "json_print.h"
 #include "kstat.h"
+#include "print.h"
 #include "rates.h"
 
 static const char top_usage[] =
@@ -80,21 +81,19 @@ static const char *const sort_names[] = {
 
 /* ---- rendering ---- */
 
+/* "SOFTIRQ/s NAME RATE ...": the softirq printer, on one line. */
 static void print_softirq_line(const struct top *t, double secs)
 {
 	const struct kstat_softirq *v;
+	struct softirq_cols w;
 	size_t i;
 
-	print_string(PRINT_FP, NULL, "%s", "SOFTIRQ/s");
+	softirq_cols_line(&w);
+	print_softirq_header(&w);
 	open_json_array("softirq");
 	for (i = 0; i < t->now.s.nr_softirqs; i++) {
 		v = &t->now.s.softirqs[i];
-		open_json_object(NULL);
-		print_string(PRINT_ANY, "name", " %s", v->name);
-		print_float(PRINT_ANY, "rate", " %.0f",
-			    softirq_rate(v, &t->then, secs));
-		print_u64(PRINT_JSON, "count", NULL, v->count);
-		close_json_object();
+		print_softirq(v, softirq_rate(v, &t->then, secs), &w);
 	}
 	close_json_array();
 	print_nl();
@@ -137,7 +136,7 @@ static void print_frame(const struct top *t, const struct irq_rate *r,
 	print_cpu_rates(&t->now.s, &t->then, !t->percpu);
 	print_softirq_line(t, secs);
 	print_nl();
-	print_irq_rates(r, nr, max, &t->names, secs);
+	print_irq_rates(r, nr, max, secs);
 }
 
 /* ---- the screen's tables (libsmartcols) ---- */
@@ -223,12 +222,12 @@ static char *cpu_table(const struct top *t)
 }
 
 /* Every IRQ in @r, in order: the screen scrolls through them. */
-static char *irq_table(const struct top *t, const struct irq_rate *r,
-		       size_t nr, double secs)
+static char *irq_table(const struct irq_rate *r, size_t nr, double secs)
 {
 	struct libscols_table *tb = screen_table();
-	const struct irq_label *n;
+	const struct kstat_irq *l;
 	struct libscols_line *ln;
+	char *actions;
 	size_t i;
 	int err = !tb || add_column(tb, "IRQ", SCOLS_FL_RIGHT) ||
 		  add_column(tb, "RATE/s", SCOLS_FL_RIGHT) ||
@@ -237,13 +236,16 @@ static char *irq_table(const struct top *t, const struct irq_rate *r,
 		  add_column(tb, "ACTIONS", SCOLS_FL_TRUNC);
 
 	for (i = 0; !err && i < nr; i++) {
-		n = irq_label(&t->names, r[i].irq);
+		/* the cells of the IRQ printer's text (print.c) */
+		l = r[i].label;
+		actions = l ? irq_actions_join(l, ",") : strdup("");
 		ln = scols_table_new_line(tb, NULL);
-		err = !ln || set_cell(ln, 0, "%u", r[i].irq) ||
+		err = !ln || !actions || set_cell(ln, 0, "%u", r[i].q->irq) ||
 		      set_cell(ln, 1, "%.1f", r[i].delta / secs) ||
-		      set_cell(ln, 2, "%" PRIu64, r[i].count) ||
-		      scols_line_set_data(ln, 3, n && n->chip ? n->chip : "-") ||
-		      scols_line_set_data(ln, 4, r[i].actions);
+		      set_cell(ln, 2, "%" PRIu64, r[i].q->count) ||
+		      scols_line_set_data(ln, 3, l && l->chip ? l->chip : "-") ||
+		      scols_line_set_data(ln, 4, actions);
+		free(actions);
 	}
 	if (err) {
 		scols_unref_table(tb);
@@ -291,7 +293,7 @@ static int render(struct top *t)
 	if (t->have_frame) {
 		nr = irq_rates(&t->now.s, &t->then, &t->names, t->sort, &r);
 		cpus = cpu_table(t);
-		t->irqs = irq_table(t, r, nr, secs);
+		t->irqs = irq_table(r, nr, secs);
 		err = !cpus || !t->irqs;
 	}
 	if (!err)

@@ -84,7 +84,7 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 		struct irq_rate *r;
 		size_t nr = irq_rates(s, &w->base, &w->names, IRQ_SORT_RATE, &r);
 
-		print_irq_rates(r, nr, w->top, &w->names, secs);
+		print_irq_rates(r, nr, w->top, secs);
 		free(r);
 	} else {
 		print_softirq_rates(s, &w->base, secs);
