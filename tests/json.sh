@@ -38,7 +38,7 @@ j=$("$KSTAT" -j monitor count 3 | jq -c 'select(.config) | .config' | head -n 1)
 [[ -n $j ]] || t_fail "monitor printed no config in 3 samples"
 assert_eq "$show_sections" "$(keys '.sections' "$j")" "monitor config sections = config show sections"
 # one config printer: monitor's text spells percpu as config show does
-out=$("$KSTAT" monitor count 3 | grep -m1 ' config: ')
+out=$("$KSTAT" monitor count 3 | grep ' config: ' | head -n 1)
 assert_match ' config: interval_ms [0-9]+ batch [0-9]+ keyframe [0-9]+ sections [a-z,]+ percpu (on|off)' "$out" "monitor text config"
 
 # watch and top: CPU shares carry their unit
