@@ -112,15 +112,7 @@ static void on_lost(uint64_t lost, enum kstat_lost_reason why, void *arg)
 
 	if (m->done)
 		return;
-	if (opts.json) {
-		printf("{\"lost\":%" PRIu64 ",\"reason\":\"%s\"}\n", lost,
-		       lost_reason(why));
-		return;
-	}
-	fflush(stdout);
-	fprintf(stderr, "kstat: warning: lost %" PRIu64 " sample%s (%s); "
-		"waiting for the next keyframe\n", lost, lost == 1 ? "" : "s",
-		lost_reason(why));
+	print_lost(lost, why, opts.json, "; waiting for the next keyframe");
 }
 
 static void on_family(int present, void *arg)

@@ -471,9 +471,7 @@ static void on_lost(uint64_t lost, enum kstat_lost_reason why, void *arg)
 	t->lost += lost;
 	t->lost_why = lost_reason(why);
 	if (t->batch) {
-		fflush(stdout);
-		fprintf(stderr, "kstat: warning: lost %" PRIu64 " sample%s (%s)\n",
-			lost, lost == 1 ? "" : "s", lost_reason(why));
+		print_lost(lost, why, false, "");
 	}
 	show(t);
 }

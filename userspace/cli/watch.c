@@ -106,9 +106,7 @@ static void on_lost(uint64_t lost, enum kstat_lost_reason why, void *arg)
 		return;
 	/* Rates across a loss would be wrong: start a new interval. */
 	w->base.valid = false;
-	fflush(stdout);
-	fprintf(stderr, "kstat: warning: lost %" PRIu64 " sample%s (%s)\n",
-		lost, lost == 1 ? "" : "s", lost_reason(why));
+	print_lost(lost, why, false, "");
 }
 
 /* Said on screen; the rates start over once samples come again. */
