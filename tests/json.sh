@@ -37,6 +37,9 @@ show_sections=$(keys '.sections' "$j")
 j=$("$KSTAT" -j monitor count 3 | jq -c 'select(.config) | .config' | head -n 1)
 [[ -n $j ]] || t_fail "monitor printed no config in 3 samples"
 assert_eq "$show_sections" "$(keys '.sections' "$j")" "monitor config sections = config show sections"
+# one config printer: monitor's text spells percpu as config show does
+out=$("$KSTAT" monitor count 3 | grep ' config: ' | head -n 1)
+assert_match ' config: interval_ms [0-9]+ batch [0-9]+ keyframe [0-9]+ sections [a-z,]+ percpu (on|off)' "$out" "monitor text config"
 
 # watch and top: CPU shares carry their unit
 j=$("$KSTAT" -j watch cpu interval 0.2 count 1)
@@ -45,7 +48,12 @@ assert_eq '["cpu","guest_nice_pct","guest_pct","idle_pct","iowait_pct","irq_pct"
 j=$("$KSTAT" -j top -b -n 1 -d 0.2 rows 3)
 assert_eq '["cpu","interval_ns","irq","softirq","timestamp_ns"]' "$(keys 'keys' "$j")" "top -b keys"
 assert_eq true "$(keys '.cpu[0] | has("user_pct")' "$j")" "top cpu shares are user_pct"
-assert_eq '["actions","chip","count","irq","rate"]' "$(keys '.irq[0] | keys' "$j")" "top irq keys"
+# one IRQ printer: the labels have the shapes of irq show in watch and top
+assert_eq '["actions","chip","count","hwirq","irq","rate","type"]' "$(keys '.irq[0] | keys' "$j")" "top irq keys"
+assert_eq true "$(keys '.irq | all(.[]; (.actions | type) == "array" and ((.chip | type) == "string" or .chip == null))' "$j")" \
+	"top irq actions an array, chip a string or null"
+j=$("$KSTAT" -j watch irq interval 0.2 count 1 top 3)
+assert_eq '["actions","chip","count","hwirq","irq","rate","type"]' "$(keys '.irq[0] | keys' "$j")" "watch irq keys"
 
 # grammar: abbreviated first word of watch; -t on monitor text
 j=$("$KSTAT" -j watch ir in 0.2 co 1)

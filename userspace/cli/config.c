@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "json_print.h"
 #include "kstat.h"
+#include "print.h"
 
 static const char config_usage[] =
 	"Usage: kstat config [ show ]\n"
@@ -54,6 +54,23 @@ void print_sections(uint32_t sections)
 	close_json_array();
 }
 
+void print_config(const char *key, const struct kstat_config *c,
+		  const char *lead)
+{
+	char fmt[64];
+
+	snprintf(fmt, sizeof(fmt), "%sinterval_ms %%u", lead);
+	open_json_object(key);
+	print_uint(PRINT_ANY, "interval_ms", fmt, c->interval_ms);
+	print_uint(PRINT_ANY, "batch", " batch %u", c->batch);
+	print_uint(PRINT_ANY, "keyframe", " keyframe %u", c->keyframe);
+	print_sections(c->sections);
+	/* as "config set" spells it */
+	print_bool(PRINT_JSON, "percpu", NULL, c->percpu);
+	print_string(PRINT_FP, NULL, " percpu %s", c->percpu ? "on" : "off");
+	close_json_object();
+}
+
 /* "cpu,irq" or "all" into KSTAT_SECTION_* bits; 0 or -1. */
 static int parse_sections(const char *arg, uint32_t *out)
 {
@@ -90,14 +107,7 @@ static int config_show(int argc, char **argv)
 	if (kstat_config_get(h, &c))
 		return kernel_err("cannot read the summary configuration");
 
-	open_json_object(NULL);
-	print_uint(PRINT_ANY, "interval_ms", "interval_ms %u", c.interval_ms);
-	print_uint(PRINT_ANY, "batch", " batch %u", c.batch);
-	print_uint(PRINT_ANY, "keyframe", " keyframe %u", c.keyframe);
-	print_sections(c.sections);
-	print_bool(PRINT_JSON, "percpu", NULL, c.percpu);
-	print_string(PRINT_FP, NULL, " percpu %s", c.percpu ? "on" : "off");
-	close_json_object();
+	print_config(NULL, &c, "");
 	print_nl();
 	return EXIT_OK;
 }
@@ -205,12 +215,28 @@ static const struct {
 	STAT(delta_bytes),
 };
 
+void print_stats(const struct kstat_stats *s)
+{
+	char fmt[64];
+	size_t i;
+
+	open_json_object(NULL);
+	for (i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
+		snprintf(fmt, sizeof(fmt), "%s %%" PRIu64 "\n", counters[i].key);
+		print_u64(PRINT_ANY, counters[i].key, fmt,
+			  *(const uint64_t *)((const char *)s + counters[i].off));
+	}
+	print_uint(PRINT_ANY, "generation", "generation %u\n", s->generation);
+	print_bool(PRINT_ANY, "listening", "listening %s\n", s->listening);
+	print_bool(PRINT_ANY, "running", "running %s", s->running);
+	close_json_object();
+	print_nl();
+}
+
 static int stats_show(int argc, char **argv)
 {
 	struct kstat_handle *h;
 	struct kstat_stats s;
-	char fmt[64];
-	size_t i;
 
 	if (argc)
 		return usage_err("stats", "unexpected argument \"%s\"", argv[0]);
@@ -220,17 +246,7 @@ static int stats_show(int argc, char **argv)
 	if (kstat_stats_get(h, &s))
 		return kernel_err("cannot read the summary statistics");
 
-	open_json_object(NULL);
-	for (i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
-		snprintf(fmt, sizeof(fmt), "%s %%" PRIu64 "\n", counters[i].key);
-		print_u64(PRINT_ANY, counters[i].key, fmt,
-			  *(const uint64_t *)((const char *)&s + counters[i].off));
-	}
-	print_uint(PRINT_ANY, "generation", "generation %u\n", s.generation);
-	print_bool(PRINT_ANY, "listening", "listening %s\n", s.listening);
-	print_bool(PRINT_ANY, "running", "running %s", s.running);
-	close_json_object();
-	print_nl();
+	print_stats(&s);
 	return EXIT_OK;
 }
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_print.h"
 #include "kstat.h"
+#include "print.h"
 
 static const char cpu_usage[] =
 	"Usage: kstat cpu [ show [ CPU | total ] ]\n"
@@ -23,76 +23,12 @@ static const char cpu_usage[] =
 	"\"nice\", \"system\", \"idle\", \"iowait\", \"irq\", \"softirq\", \"steal\",\n"
 	"\"guest\" and \"guest_nice\", all integers.\n";
 
-/* Column widths of a CPU table: as wide as the header or the widest value. */
-struct cpu_widths {
-	int cpu;
-	int ns[KSTAT_CPUTIME_NR];
-};
-
-static void cpu_widths(const struct kstat_cputime *c, size_t n,
-		       struct cpu_widths *w)
+static void print_cpus(const struct kstat_cputime *c, size_t n)
 {
-	size_t i;
-	int f, len;
+	struct cpu_cols w;
 
-	w->cpu = 3;			/* "CPU" */
-	for (f = 0; f < KSTAT_CPUTIME_NR; f++)
-		w->ns[f] = (int)strlen(kstat_cputime_name(f));
-	for (i = 0; i < n; i++) {
-		len = c[i].cpu < 0 ? 5 : (int)u64_width((uint64_t)c[i].cpu);
-		if (len > w->cpu)
-			w->cpu = len;
-		for (f = 0; f < KSTAT_CPUTIME_NR; f++) {
-			len = (int)u64_width(c[i].ns[f]);
-			if (len > w->ns[f])
-				w->ns[f] = len;
-		}
-	}
-}
-
-static void print_cpu_header(const struct cpu_widths *w)
-{
-	char fmt[COL_FMT_LEN];
-	int f;
-
-	print_string(PRINT_FP, NULL, col_fmt(fmt, "", w->cpu, "s"), "CPU");
-	for (f = 0; f < KSTAT_CPUTIME_NR; f++)
-		print_string(PRINT_FP, NULL, col_fmt(fmt, " ", w->ns[f], "s"),
-			     kstat_cputime_name(f));
-	print_nl();
-}
-
-static void print_cpu_row(const struct kstat_cputime *c,
-			  const struct cpu_widths *w)
-{
-	char fmt[COL_FMT_LEN];
-	int f;
-
-	open_json_object(NULL);
-	if (c->cpu < 0)
-		print_null(PRINT_ANY, "cpu", col_fmt(fmt, "", w->cpu, "s"),
-			   "total");
-	else
-		print_int(PRINT_ANY, "cpu", col_fmt(fmt, "", w->cpu, "d"),
-			  c->cpu);
-	for (f = 0; f < KSTAT_CPUTIME_NR; f++)
-		print_u64(PRINT_ANY, kstat_cputime_name(f),
-			  col_fmt(fmt, " ", w->ns[f], PRIu64), c->ns[f]);
-	close_json_object();
-	print_nl();
-}
-
-static void print_cputimes(const struct kstat_cputime *c, size_t n)
-{
-	struct cpu_widths w;
-	size_t i;
-
-	cpu_widths(c, n, &w);
-	open_json_array(NULL);
-	print_cpu_header(&w);
-	for (i = 0; i < n; i++)
-		print_cpu_row(&c[i], &w);
-	close_json_array();
+	cpu_cols_fit(&w, c, n);
+	print_cputimes(NULL, c, n, &w);
 }
 
 /* All online CPUs: one dump. */
@@ -102,7 +38,7 @@ static int cpu_show_online(struct kstat_handle *h)
 
 	if (kstat_cpu_list_get(h, &l))
 		return kernel_err("cannot read CPU times");
-	print_cputimes(l->cpus, l->nr);
+	print_cpus(l->cpus, l->nr);
 	kstat_cpu_list_free(l);
 	return EXIT_OK;
 }
@@ -118,7 +54,7 @@ static int cpu_show_one(struct kstat_handle *h, int cpu)
 		kstat_err("cannot read CPU %d: %s", cpu, kstat_last_error(h));
 		return EXIT_FAIL;
 	}
-	print_cputimes(&c, 1);
+	print_cpus(&c, 1);
 	return EXIT_OK;
 }
 

@@ -36,6 +36,8 @@
 
 #include "irqlabels.h"
 #include "kstat.h"
+#include "print.h"
+#include "sample.h"
 
 #define HTTP_MAX_CONNS	1024		/* clients at once (fewer if RLIMIT_NOFILE) */
 #define HTTP_PER_IP	64		/* clients at once from one address */
@@ -71,23 +73,12 @@ struct buf {
 
 static bool buf_grow(struct buf *b, size_t more)
 {
-	size_t cap = b->cap ? b->cap : 4096;
-	char *p;
-
 	if (b->oom)
 		return false;
-	while (cap < b->len + more)
-		cap *= 2;
-	if (cap == b->cap)
-		return true;
-	p = realloc(b->p, cap);
-	if (!p) {
+	/* at least one byte: an empty body is "", not NULL */
+	if (!grow_array((void **)&b->p, &b->cap, b->len + more + 1, 1))
 		b->oom = true;
-		return false;
-	}
-	b->p = p;
-	b->cap = cap;
-	return true;
+	return !b->oom;
 }
 
 static void buf_write(struct buf *b, const char *s, size_t n)
@@ -187,172 +178,6 @@ static void buf_free(struct buf *b)
 	*b = (struct buf){ 0 };
 }
 
-/* ---- the latest sample, copied ---- */
-
-struct snap_irq {
-	uint32_t irq;
-	uint64_t count;
-	uint32_t *percpu;
-	uint32_t nr_percpu, cap_percpu;
-};
-
-/* A softirq vector or an arch row. */
-struct snap_row {
-	char *name;
-	char *desc;
-	uint64_t count;
-};
-
-struct snap {
-	bool valid;
-	uint64_t seq, ts;
-	uint32_t generation;
-	struct kstat_config cfg;
-	struct kstat_cputime *cpus;	/* online CPUs, no total */
-	size_t nr_cpus, cap_cpus;
-	struct snap_irq *irqs;
-	size_t nr_irqs, cap_irqs;
-	struct snap_row *softirqs;
-	size_t nr_softirqs, cap_softirqs;
-	struct snap_row *arch;
-	size_t nr_arch, cap_arch;
-	uint64_t intr_sum;
-};
-
-/* Room for @need elements; new ones zeroed. */
-static bool grow(void **arr, size_t *cap, size_t need, size_t size)
-{
-	size_t n = *cap ? *cap : 16;
-	void *p;
-
-	if (need <= *cap)
-		return true;
-	while (n < need)
-		n *= 2;
-	p = realloc(*arr, n * size);
-	if (!p)
-		return false;
-	memset((char *)p + *cap * size, 0, (n - *cap) * size);
-	*arr = p;
-	*cap = n;
-	return true;
-}
-
-/* Strings change rarely (arch descriptions, never softirq names). */
-static bool set_str(char **dst, const char *src)
-{
-	if (!src)
-		src = "";
-	if (*dst && !strcmp(*dst, src))
-		return true;
-	free(*dst);
-	*dst = strdup(src);
-	return *dst != NULL;
-}
-
-static bool copy_cpus(struct snap *n, const struct kstat_sample *s)
-{
-	size_t i;
-
-	if (!grow((void **)&n->cpus, &n->cap_cpus, s->nr_cpus, sizeof(*n->cpus)))
-		return false;
-	n->nr_cpus = 0;
-	for (i = 0; i < s->nr_cpus; i++)
-		if (s->cpus[i].cpu >= 0)
-			n->cpus[n->nr_cpus++] = s->cpus[i];
-	return true;
-}
-
-static bool copy_irq(struct snap_irq *d, const struct kstat_irq *q)
-{
-	uint32_t *p;
-
-	d->irq = q->irq;
-	d->count = q->count;
-	d->nr_percpu = 0;
-	if (!q->percpu)
-		return true;
-	if (q->nr_percpu > d->cap_percpu) {
-		p = realloc(d->percpu, q->nr_percpu * sizeof(*p));
-		if (!p)
-			return false;
-		d->percpu = p;
-		d->cap_percpu = q->nr_percpu;
-	}
-	memcpy(d->percpu, q->percpu, q->nr_percpu * sizeof(*d->percpu));
-	d->nr_percpu = q->nr_percpu;
-	return true;
-}
-
-static bool copy_irqs(struct snap *n, const struct kstat_sample *s)
-{
-	size_t i;
-
-	if (!grow((void **)&n->irqs, &n->cap_irqs, s->nr_irqs, sizeof(*n->irqs)))
-		return false;
-	for (i = 0; i < s->nr_irqs; i++)
-		if (!copy_irq(&n->irqs[i], &s->irqs[i]))
-			return false;
-	n->nr_irqs = s->nr_irqs;
-	return true;
-}
-
-static bool copy_rows(struct snap *n, const struct kstat_sample *s)
-{
-	size_t i;
-
-	if (!grow((void **)&n->softirqs, &n->cap_softirqs, s->nr_softirqs,
-		  sizeof(*n->softirqs)) ||
-	    !grow((void **)&n->arch, &n->cap_arch, s->nr_arch, sizeof(*n->arch)))
-		return false;
-	for (i = 0; i < s->nr_softirqs; i++) {
-		n->softirqs[i].count = s->softirqs[i].count;
-		if (!set_str(&n->softirqs[i].name, s->softirqs[i].name))
-			return false;
-	}
-	n->nr_softirqs = s->nr_softirqs;
-	for (i = 0; i < s->nr_arch; i++) {
-		n->arch[i].count = s->arch[i].count;
-		if (!set_str(&n->arch[i].name, s->arch[i].name) ||
-		    !set_str(&n->arch[i].desc, s->arch[i].desc))
-			return false;
-	}
-	n->nr_arch = s->nr_arch;
-	return true;
-}
-
-static bool snap_copy(struct snap *n, const struct kstat_sample *s)
-{
-	n->valid = false;
-	if (!copy_cpus(n, s) || !copy_irqs(n, s) || !copy_rows(n, s))
-		return false;
-	n->seq = s->seq;
-	n->ts = s->timestamp_ns;
-	n->generation = s->generation;
-	n->cfg = s->config;
-	n->intr_sum = s->intr_sum;
-	n->valid = true;
-	return true;
-}
-
-static void snap_free(struct snap *n)
-{
-	size_t i;
-
-	for (i = 0; i < n->cap_irqs; i++)
-		free(n->irqs[i].percpu);
-	for (i = 0; i < n->cap_softirqs; i++)
-		free(n->softirqs[i].name);
-	for (i = 0; i < n->cap_arch; i++) {
-		free(n->arch[i].name);
-		free(n->arch[i].desc);
-	}
-	free(n->cpus);
-	free(n->irqs);
-	free(n->softirqs);
-	free(n->arch);
-}
-
 /* ---- IRQ labels, reloaded when the IRQ set changes ---- */
 
 struct meta {
@@ -441,7 +266,7 @@ static bool body_deflate(struct body *b)
 /* ---- the exporter ---- */
 
 struct exporter {
-	struct snap snap;
+	struct sample_copy snap;
 	struct meta meta;
 	uint64_t samples, lost;
 	bool oom;			/* a sample could not be copied */
@@ -487,7 +312,7 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 			  (s->config.batch ? s->config.batch : 1);
 
 	ex->samples++;
-	if (!snap_copy(&ex->snap, s))
+	if (sample_copy(&ex->snap, s))
 		ex->oom = true;
 	ex->stale_at_ms = now_ms() + STALE_INTERVALS * period;
 }
@@ -535,7 +360,7 @@ static void put_seconds(struct buf *b, uint64_t ns)
 		   ns % NSEC_PER_SEC);
 }
 
-static void render_cpus(struct buf *b, const struct snap *n)
+static void render_cpus(struct buf *b, const struct kstat_sample *n)
 {
 	static const char guest[] = "kstat_cpu_guest_seconds_total";
 	static const char cpu[] = "kstat_cpu_seconds_total";
@@ -544,6 +369,8 @@ static void render_cpus(struct buf *b, const struct snap *n)
 
 	family(b, cpu, "counter", "Seconds the CPUs spent in each mode.");
 	for (i = 0; i < n->nr_cpus; i++) {
+		if (n->cpus[i].cpu < 0)
+			continue;	/* the total: Prometheus sums itself */
 		for (f = KSTAT_CPUTIME_USER; f <= KSTAT_CPUTIME_STEAL; f++) {
 			buf_printf(b, "%s{cpu=\"%d\",mode=\"%s\"} ", cpu,
 				   n->cpus[i].cpu, kstat_cputime_name(f));
@@ -553,6 +380,8 @@ static void render_cpus(struct buf *b, const struct snap *n)
 	family(b, guest, "counter",
 	       "Seconds the CPUs spent running guests (also counted in user and nice).");
 	for (i = 0; i < n->nr_cpus; i++) {
+		if (n->cpus[i].cpu < 0)
+			continue;
 		buf_printf(b, "%s{cpu=\"%d\",mode=\"user\"} ", guest,
 			   n->cpus[i].cpu);
 		put_seconds(b, n->cpus[i].ns[KSTAT_CPUTIME_GUEST]);
@@ -562,52 +391,51 @@ static void render_cpus(struct buf *b, const struct snap *n)
 	}
 }
 
-/* "a,b" as /proc/interrupts prints it: "a, b". */
-static void put_actions_proc(struct buf *b, const char *actions)
+/* The actions of @l joined by @sep, each escaped. */
+static void put_actions(struct buf *b, const struct kstat_irq *l,
+			const char *sep)
 {
-	const char *c;
+	size_t i;
 
-	while (actions && (c = strchr(actions, ','))) {
-		struct buf one = { 0 };
-
-		buf_write(&one, actions, c - actions);
-		buf_write(&one, "", 1);
-		if (one.p)
-			buf_label(b, one.p);
-		buf_free(&one);
-		buf_write(b, ", ", 2);
-		actions = c + 1;
+	for (i = 0; l && i < l->nr_actions; i++) {
+		if (i)
+			buf_write(b, sep, strlen(sep));
+		buf_label(b, l->actions[i]);
 	}
-	buf_label(b, actions);
 }
 
 /*
  * node_exporter's node_interrupts_total labels, from the same fields:
  * type (the IRQ number), info (the chip), devices (the rest of the
  * /proc/interrupts line: "HWIRQ-FLOW ACTION, ACTION"); and each of those
- * on its own: hwirq, flow, actions (comma-separated).
+ * on its own: hwirq, flow, actions (comma-separated).  The fields are
+ * those kstat irq show prints (struct kstat_irq, irq_type()); all empty
+ * for an IRQ without labels.
  */
 static void put_irq_labels(struct buf *b, const struct meta *m, uint32_t irq)
 {
-	static const struct irq_label none = { .hwirq = "" };
-	const struct irq_label *q = irq_label(&m->labels, irq) ?: &none;
+	const struct kstat_irq *l = irq_label(&m->labels, irq);
+	const char *type = l ? irq_type(l) : "";
+	char hwirq[24] = "";
 
+	if (l && l->has_hwirq)
+		snprintf(hwirq, sizeof(hwirq), "%" PRIu64, l->hwirq);
 	buf_printf(b, "{type=\"%u\",info=\"", irq);
-	buf_label(b, q->chip);
-	buf_printf(b, "\",devices=\"%s%s", q->hwirq, q->hwirq[0] ? "-" : "");
-	buf_label(b, q->type);
-	if (q->actions && q->actions[0]) {
+	buf_label(b, l ? l->chip : NULL);
+	buf_printf(b, "\",devices=\"%s%s", hwirq, hwirq[0] ? "-" : "");
+	buf_label(b, type);
+	if (l && l->nr_actions && (l->nr_actions > 1 || l->actions[0][0])) {
 		buf_write(b, " ", 1);
-		put_actions_proc(b, q->actions);
+		put_actions(b, l, ", ");
 	}
-	buf_printf(b, "\",hwirq=\"%s\",flow=\"", q->hwirq);
-	buf_label(b, q->type);
+	buf_printf(b, "\",hwirq=\"%s\",flow=\"", hwirq);
+	buf_label(b, type);
 	buf_write(b, "\",actions=\"", 11);
-	buf_label(b, q->actions);
+	put_actions(b, l, ",");
 	buf_write(b, "\"}", 2);
 }
 
-static void render_irq_percpu(struct buf *b, const struct snap *n)
+static void render_irq_percpu(struct buf *b, const struct kstat_sample *n)
 {
 	static const char name[] = "kstat_interrupts_cpu_total";
 	uint32_t c;
@@ -621,7 +449,7 @@ static void render_irq_percpu(struct buf *b, const struct snap *n)
 				   n->irqs[i].irq, c, n->irqs[i].percpu[c]);
 }
 
-static void render_irqs(struct buf *b, const struct snap *n,
+static void render_irqs(struct buf *b, const struct kstat_sample *n,
 			const struct meta *m)
 {
 	size_t i;
@@ -633,7 +461,7 @@ static void render_irqs(struct buf *b, const struct snap *n,
 		put_irq_labels(b, m, n->irqs[i].irq);
 		buf_printf(b, " %" PRIu64 "\n", n->irqs[i].count);
 	}
-	if (n->cfg.percpu)
+	if (n->config.percpu)
 		render_irq_percpu(b, n);
 	family(b, "kstat_arch_interrupts_total", "counter",
 	       "Architecture interrupt counters (x86: NMI, LOC, ...), all CPUs together.");
@@ -667,7 +495,7 @@ static void put_vector(struct buf *b, const char *name)
 	buf_label(b, low);
 }
 
-static void render_softirqs(struct buf *b, const struct snap *n)
+static void render_softirqs(struct buf *b, const struct kstat_sample *n)
 {
 	size_t i;
 
@@ -687,8 +515,9 @@ static void render_softirqs(struct buf *b, const struct snap *n)
  */
 static const struct body *metrics_body(struct exporter *ex)
 {
-	const struct snap *n = &ex->snap;
-	bool show = n->valid && !is_stale(ex);
+	const struct sample_copy *c = &ex->snap;
+	const struct kstat_sample *n = &c->s;
+	bool show = c->valid && !is_stale(ex);
 	struct body *b;
 
 	if (ex->cur && ex->data_valid && ex->data_seq == n->seq &&
@@ -699,11 +528,11 @@ static const struct body *metrics_body(struct exporter *ex)
 		return NULL;
 	b->refs = 1;
 	buf_write(&b->text, "", 0);
-	if (show && (n->cfg.sections & KSTAT_SECTION_CPU))
+	if (show && (n->config.sections & KSTAT_SECTION_CPU))
 		render_cpus(&b->text, n);
-	if (show && (n->cfg.sections & KSTAT_SECTION_IRQ))
+	if (show && (n->config.sections & KSTAT_SECTION_IRQ))
 		render_irqs(&b->text, n, &ex->meta);
-	if (show && (n->cfg.sections & KSTAT_SECTION_SOFTIRQ))
+	if (show && (n->config.sections & KSTAT_SECTION_SOFTIRQ))
 		render_softirqs(&b->text, n);
 	if (b->text.oom) {
 		body_put(b);
@@ -720,12 +549,13 @@ static const struct body *metrics_body(struct exporter *ex)
 
 static void render_health(struct buf *b, const struct exporter *ex)
 {
-	const struct snap *n = &ex->snap;
+	const struct sample_copy *c = &ex->snap;
+	const struct kstat_sample *n = &c->s;
 	uint64_t now, age;
 
 	family(b, "kstat_exporter_up", "gauge",
 	       "1 while summary samples arrive from the kernel; 0 before the first, while the module is unloaded and after 3 intervals without one.");
-	buf_printf(b, "kstat_exporter_up %d\n", n->valid && !is_stale(ex));
+	buf_printf(b, "kstat_exporter_up %d\n", c->valid && !is_stale(ex));
 	family(b, "kstat_exporter_build_info", "gauge",
 	       "The exporter's version, as a label; the value is 1.");
 	buf_write(b, "kstat_exporter_build_info{version=\"", 35);
@@ -737,10 +567,10 @@ static void render_health(struct buf *b, const struct exporter *ex)
 	family(b, "kstat_exporter_samples_lost_total", "counter",
 	       "Summary samples lost (sequence gaps, socket overruns, broken batches).");
 	buf_printf(b, "kstat_exporter_samples_lost_total %" PRIu64 "\n", ex->lost);
-	if (!n->valid)
+	if (!c->valid)
 		return;
 	now = clock_ns(CLOCK_BOOTTIME);
-	age = now > n->ts ? now - n->ts : 0;
+	age = now > n->timestamp_ns ? now - n->timestamp_ns : 0;
 	family(b, "kstat_exporter_last_sample_age_seconds", "gauge",
 	       "Age of the exported sample (CLOCK_BOOTTIME).");
 	buf_printf(b, "kstat_exporter_last_sample_age_seconds %" PRIu64 ".%06" PRIu64 "\n",
@@ -751,7 +581,7 @@ static void render_health(struct buf *b, const struct exporter *ex)
 	family(b, "kstat_exporter_interval_seconds", "gauge",
 	       "The kernel's summary sampling interval.");
 	buf_printf(b, "kstat_exporter_interval_seconds %u.%03u\n",
-		   n->cfg.interval_ms / 1000, n->cfg.interval_ms % 1000);
+		   n->config.interval_ms / 1000, n->config.interval_ms % 1000);
 }
 
 /* One exposition, for the textfile: into ex->file. */
@@ -840,12 +670,12 @@ static void textfile_update(struct exporter *ex)
 {
 	if (!ex->textfile || (!ex->snap.valid && !ex->file_due))
 		return;
-	if (!ex->file_due && ex->file_written && ex->file_seq == ex->snap.seq)
+	if (!ex->file_due && ex->file_written && ex->file_seq == ex->snap.s.seq)
 		return;
 	if (textfile_write(ex) == 0) {
 		ex->file_due = false;
 		ex->file_written = ex->snap.valid;
-		ex->file_seq = ex->snap.seq;
+		ex->file_seq = ex->snap.s.seq;
 	}
 }
 
@@ -1289,8 +1119,8 @@ static int export_ready(const struct pollfd *pfd, unsigned int n, void *arg)
 		return -1;
 	}
 	if (ex->snap.valid && (!ex->meta.loaded ||
-			       ex->meta.generation != ex->snap.generation) &&
-	    meta_load(&ex->meta, ex->snap.generation))
+			       ex->meta.generation != ex->snap.s.generation) &&
+	    meta_load(&ex->meta, ex->snap.s.generation))
 		ex->data_valid = false;		/* new labels */
 	stale = is_stale(ex);
 	if (stale != ex->stale)
@@ -1359,7 +1189,7 @@ static void export_cleanup(struct exporter *ex)
 		MHD_stop_daemon(ex->mhd);	/* closes the listening socket */
 	free(http_fds);
 	body_put(ex->cur);
-	snap_free(&ex->snap);
+	sample_copy_free(&ex->snap);
 	irq_labels_free(&ex->meta.labels);
 	buf_free(&ex->file);
 }

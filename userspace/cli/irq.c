@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_print.h"
 #include "kstat.h"
+#include "print.h"
 
 static const char irq_usage[] =
 	"Usage: kstat irq [ show [ IRQ ... ] [ percpu ] ]\n"
@@ -91,138 +91,16 @@ static int irq_parse_args(int argc, char **argv, struct irq_args *a)
 
 /* ---- printing ------------------------------------------------------------ */
 
-static const char *irq_type(const struct kstat_irq *q)
-{
-	if (q->name && *q->name)
-		return q->name;
-	return q->level ? "level" : "edge";
-}
-
-/* Column widths: as wide as the header or the widest value. */
-struct irq_widths {
-	int irq, count, cpu, chip, hwirq, type;
-	uint32_t nr_cpus;	/* per-CPU columns */
-};
-
-static void irq_widths(const struct kstat_irq_list *l, struct irq_widths *w)
-{
-	const struct kstat_irq *q;
-	uint32_t c;
-	size_t i;
-
-	*w = (struct irq_widths){ .irq = 3, .count = 5, .chip = 4,
-				  .hwirq = 5, .type = 4 };
-	for (i = 0; i < l->nr; i++) {
-		q = &l->irqs[i];
-		w->irq = max_int(w->irq, (int)u64_width(q->irq));
-		w->count = max_int(w->count, (int)u64_width(q->count));
-		w->chip = max_int(w->chip, q->chip ? (int)strlen(q->chip) : 1);
-		if (q->has_hwirq)
-			w->hwirq = max_int(w->hwirq, (int)u64_width(q->hwirq));
-		w->type = max_int(w->type, (int)strlen(irq_type(q)));
-		if (q->nr_percpu > w->nr_cpus)
-			w->nr_cpus = q->nr_percpu;
-		for (c = 0; c < q->nr_percpu; c++)
-			w->cpu = max_int(w->cpu, (int)u64_width(q->percpu[c]));
-	}
-	if (w->nr_cpus)	/* "CPU" and the highest id */
-		w->cpu = max_int(w->cpu, 3 + (int)u64_width((uint64_t)l->cpu_first +
-							      w->nr_cpus - 1));
-}
-
-/* "CPU0 CPU1 ..." right-aligned in columns of @width. */
-static void print_cpu_labels(uint32_t cpu_first, uint32_t nr, int width)
-{
-	char label[16], fmt[COL_FMT_LEN];
-	uint32_t c;
-
-	col_fmt(fmt, " ", width, "s");
-	for (c = 0; c < nr; c++) {
-		snprintf(label, sizeof(label), "CPU%u", cpu_first + c);
-		print_string(PRINT_FP, NULL, fmt, label);
-	}
-}
-
-static void print_percpu(const uint32_t *v, uint32_t nr, int width)
-{
-	char fmt[COL_FMT_LEN];
-	uint32_t c;
-
-	col_fmt(fmt, " ", width, "u");
-	open_json_array("percpu");
-	for (c = 0; c < nr; c++)
-		print_uint(PRINT_ANY, NULL, fmt, v[c]);
-	close_json_array();
-}
-
-static void print_irq_header(const struct kstat_irq_list *l,
-			     const struct irq_widths *w, bool percpu)
-{
-	char fmt[COL_FMT_LEN];
-
-	print_string(PRINT_FP, NULL, col_fmt(fmt, "", w->irq, "s"), "IRQ");
-	print_string(PRINT_FP, NULL, col_fmt(fmt, " ", w->count, "s"), "COUNT");
-	if (percpu)
-		print_cpu_labels(l->cpu_first, w->nr_cpus, w->cpu);
-	print_string(PRINT_FP, NULL, col_fmt(fmt, " ", -w->chip, "s"), "CHIP");
-	print_string(PRINT_FP, NULL, col_fmt(fmt, " ", w->hwirq, "s"), "HWIRQ");
-	print_string(PRINT_FP, NULL, col_fmt(fmt, " ", -w->type, "s"), "TYPE");
-	print_string(PRINT_FP, NULL, " %s", "ACTIONS");
-	print_nl();
-}
-
-static void print_actions(const struct kstat_irq *q)
-{
-	size_t i;
-
-	open_json_array("actions");
-	for (i = 0; i < q->nr_actions; i++)
-		print_string(PRINT_ANY, NULL, i ? ", %s" : " %s",
-			     q->actions[i]);
-	close_json_array();
-	if (!q->nr_actions)
-		print_string(PRINT_FP, NULL, " %s", "-");
-}
-
-static void print_irq_row(const struct kstat_irq *q,
-			  const struct irq_widths *w, bool percpu)
-{
-	char fmt[COL_FMT_LEN];
-
-	open_json_object(NULL);
-	print_uint(PRINT_ANY, "irq", col_fmt(fmt, "", w->irq, "u"), q->irq);
-	print_u64(PRINT_ANY, "count", col_fmt(fmt, " ", w->count, PRIu64),
-		  q->count);
-	if (percpu)
-		print_percpu(q->percpu, q->nr_percpu, w->cpu);
-	col_fmt(fmt, " ", -w->chip, "s");
-	if (q->chip)
-		print_string(PRINT_ANY, "chip", fmt, q->chip);
-	else
-		print_null(PRINT_ANY, "chip", fmt, "-");
-	if (q->has_hwirq)
-		print_u64(PRINT_ANY, "hwirq", col_fmt(fmt, " ", w->hwirq, PRIu64),
-			  q->hwirq);
-	else
-		print_null(PRINT_ANY, "hwirq", col_fmt(fmt, " ", w->hwirq, "s"),
-			   "-");
-	print_string(PRINT_ANY, "type", col_fmt(fmt, " ", -w->type, "s"),
-		     irq_type(q));
-	print_actions(q);
-	close_json_object();
-	print_nl();
-}
-
 static void print_irqs(const struct kstat_irq_list *l, bool percpu)
 {
-	struct irq_widths w;
+	struct irq_cols w;
 	size_t i;
 
-	irq_widths(l, &w);
+	irq_cols_show(&w, l->irqs, l->nr, l->cpu_first, percpu);
 	open_json_array(NULL);
-	print_irq_header(l, &w, percpu);
-	for (i = 0; i < l->nr; i++)
-		print_irq_row(&l->irqs[i], &w, percpu);
+	print_irq_header(&w);
+	for (i = 0; i < l->nr; i++)	/* a show's IRQs are their own labels */
+		print_irq(&l->irqs[i], &l->irqs[i], 0, &w);
 	close_json_array();
 }
 

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * IRQ labels by IRQ number: the chip, flow type, hardware IRQ and actions
- * that `kstat watch` and `kstat export` print beside the counts.  The
- * summaries carry counts only, so both take the labels from one GET with
- * metadata, again whenever the IRQ set's generation changes.
+ * IRQ labels by IRQ number: the chip, hardware IRQ, flow type and actions
+ * that `kstat watch`, `kstat top` and `kstat export` print beside the
+ * counts.  The summaries carry counts only, so they take the labels from
+ * one GET with metadata, again whenever the IRQ set's generation changes.
+ * A label is the library's struct kstat_irq of that GET, printed by the
+ * IRQ printer of print.h as `kstat irq show` prints it.
  */
 #ifndef KSTAT_CLI_IRQLABELS_H
 #define KSTAT_CLI_IRQLABELS_H
@@ -11,15 +13,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct irq_label {
-	char *chip;		/* NULL: none */
-	char *type;		/* flow handler, else "level" or "edge" */
-	char *actions;		/* comma-separated, "" without any */
-	char hwirq[24];		/* decimal, "" without a domain */
-};
+#include <libkstat.h>
 
 struct irq_labels {
-	struct irq_label *v;	/* by IRQ number */
+	struct kstat_irq_list *list;	/* the GET's reply */
+	const struct kstat_irq **by_irq;	/* by IRQ number, or NULL */
 	size_t nr;
 };
 
@@ -32,6 +30,6 @@ int irq_labels_load(struct irq_labels *l);
 void irq_labels_free(struct irq_labels *l);
 
 /* The labels of @irq, or NULL if it had none at the last load. */
-const struct irq_label *irq_label(const struct irq_labels *l, uint32_t irq);
+const struct kstat_irq *irq_label(const struct irq_labels *l, uint32_t irq);
 
 #endif /* KSTAT_CLI_IRQLABELS_H */

@@ -87,6 +87,12 @@ void print_timestamp(void);
 void print_timestamp_line(void);
 /* config.c: "sections cpu,irq" in text, ["cpu","irq"] in JSON. */
 void print_sections(uint32_t sections);
+/*
+ * @lost samples went missing: with @json the line {"lost":N,"reason":R}
+ * on stdout (monitor), else a warning on stderr ending in @then.
+ */
+void print_lost(uint64_t lost, enum kstat_lost_reason why, bool json,
+		const char *then);
 /* The family went (0) or came back (1): a line for monitor and watch. */
 void print_family_event(int present);
 

@@ -7,8 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_print.h"
 #include "kstat.h"
+#include "print.h"
+#include "sample.h"
 
 static const char monitor_usage[] =
 	"Usage: kstat monitor [ count N ] [ rcvbuf BYTES ] [ delay MS ]\n"
@@ -37,103 +38,42 @@ struct monitor {
 	bool done;
 };
 
-static void print_config(const struct kstat_config *c)
+/*
+ * The sample's objects, in JSON only (the text line summarises instead),
+ * through the printers of kstat cpu, irq and softirq show.
+ */
+static void print_sample_objects(const struct kstat_sample *s)
 {
-	open_json_object("config");
-	print_uint(PRINT_ANY, "interval_ms", " config: interval_ms %u",
-		   c->interval_ms);
-	print_uint(PRINT_ANY, "batch", " batch %u", c->batch);
-	print_uint(PRINT_ANY, "keyframe", " keyframe %u", c->keyframe);
-	print_sections(c->sections);
-	print_bool(PRINT_ANY, "percpu", " percpu %s", c->percpu);
-	close_json_object();
-}
-
-/* JSON only: the text line summarises instead. */
-static void print_cpus(const struct kstat_sample *s)
-{
-	size_t i;
-	int f;
-
-	open_json_array("cpu");
-	for (i = 0; i < s->nr_cpus; i++) {
-		open_json_object(NULL);
-		if (s->cpus[i].cpu < 0)
-			print_null(PRINT_JSON, "cpu", NULL, NULL);
-		else
-			print_int(PRINT_JSON, "cpu", NULL, s->cpus[i].cpu);
-		for (f = 0; f < KSTAT_CPUTIME_NR; f++)
-			print_u64(PRINT_JSON, kstat_cputime_name(f), NULL,
-				  s->cpus[i].ns[f]);
-		close_json_object();
-	}
-	close_json_array();
-}
-
-static const struct kstat_irq *find_irq(const struct kstat_sample *s,
-					uint32_t irq)
-{
-	size_t lo = 0, hi = s->nr_irqs;
-
-	/* s->irqs is in IRQ order: keyframes list IRQs ascending */
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (s->irqs[mid].irq == irq)
-			return &s->irqs[mid];
-		if (s->irqs[mid].irq < irq)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-static void print_irqs(const struct kstat_sample *s)
-{
+	struct softirq_cols sw;
+	struct irq_cols iw;
 	const struct kstat_irq *q;
-	uint32_t c;
 	size_t i;
 
-	open_json_array("irq");
-	for (i = 0; i < s->nr_irqs_changed; i++) {
-		q = find_irq(s, s->irqs_changed[i]);
-		if (!q)
-			continue;
-		open_json_object(NULL);
-		print_uint(PRINT_JSON, "irq", NULL, q->irq);
-		print_u64(PRINT_JSON, "count", NULL, q->count);
-		if (q->percpu) {
-			open_json_array("percpu");
-			for (c = 0; c < q->nr_percpu; c++)
-				print_uint(PRINT_JSON, NULL, NULL, q->percpu[c]);
-			close_json_array();
+	if (s->sections & KSTAT_SECTION_CPU)
+		print_cputimes("cpu", s->cpus, s->nr_cpus, NULL);
+	if (s->sections & KSTAT_SECTION_SOFTIRQ) {
+		softirq_cols_json(&sw);
+		open_json_array("softirq");
+		for (i = 0; i < s->nr_softirqs; i++)
+			print_softirq(&s->softirqs[i], 0, &sw);
+		close_json_array();
+		open_json_array("arch");
+		for (i = 0; i < s->nr_arch; i++)
+			print_arch(&s->arch[i]);
+		close_json_array();
+	}
+	if (s->sections & KSTAT_SECTION_IRQ) {
+		/* the IRQs this sample carried: all, or the changed ones */
+		irq_cols_json(&iw);
+		open_json_array("irq");
+		for (i = 0; i < s->nr_irqs_changed; i++) {
+			q = sample_irq(s, s->irqs_changed[i]);
+			if (q)
+				print_irq(q, NULL, 0, &iw);
 		}
-		close_json_object();
+		close_json_array();
+		print_intr(s->intr_sum);
 	}
-	close_json_array();
-}
-
-static void print_softirqs_arch(const struct kstat_sample *s)
-{
-	size_t i;
-
-	open_json_array("softirq");
-	for (i = 0; i < s->nr_softirqs; i++) {
-		open_json_object(NULL);
-		print_string(PRINT_JSON, "name", NULL, s->softirqs[i].name);
-		print_u64(PRINT_JSON, "count", NULL, s->softirqs[i].count);
-		close_json_object();
-	}
-	close_json_array();
-	open_json_array("arch");
-	for (i = 0; i < s->nr_arch; i++) {
-		open_json_object(NULL);
-		print_string(PRINT_JSON, "name", NULL, s->arch[i].name);
-		print_u64(PRINT_JSON, "count", NULL, s->arch[i].count);
-		close_json_object();
-	}
-	close_json_array();
 }
 
 static void on_sample(const struct kstat_sample *s, void *arg)
@@ -153,15 +93,8 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 	print_uint(PRINT_ANY, "generation", " generation %u", s->generation);
 	print_bool(PRINT_ANY, "keyframe", " keyframe %s", s->keyframe);
 	if (s->config_changed)
-		print_config(&s->config);
-	if (s->sections & KSTAT_SECTION_CPU)
-		print_cpus(s);
-	if (s->sections & KSTAT_SECTION_SOFTIRQ)
-		print_softirqs_arch(s);
-	if (s->sections & KSTAT_SECTION_IRQ) {
-		print_irqs(s);
-		print_u64(PRINT_ANY, "intr", " intr %" PRIu64, s->intr_sum);
-	}
+		print_config("config", &s->config, " config: ");
+	print_sample_objects(s);
 	print_u64(PRINT_FP, NULL, " cpus %" PRIu64, s->nr_cpus);
 	print_u64(PRINT_FP, NULL, " irqs %" PRIu64, s->nr_irqs_changed);
 	print_u64(PRINT_FP, NULL, "/%" PRIu64, s->nr_irqs);
@@ -179,15 +112,7 @@ static void on_lost(uint64_t lost, enum kstat_lost_reason why, void *arg)
 
 	if (m->done)
 		return;
-	if (opts.json) {
-		printf("{\"lost\":%" PRIu64 ",\"reason\":\"%s\"}\n", lost,
-		       lost_reason(why));
-		return;
-	}
-	fflush(stdout);
-	fprintf(stderr, "kstat: warning: lost %" PRIu64 " sample%s (%s); "
-		"waiting for the next keyframe\n", lost, lost == 1 ? "" : "s",
-		lost_reason(why));
+	print_lost(lost, why, opts.json, "; waiting for the next keyframe");
 }
 
 static void on_family(int present, void *arg)

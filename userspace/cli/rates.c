@@ -9,57 +9,8 @@
 #include <string.h>
 
 #include "json_print.h"
+#include "print.h"
 #include "rates.h"
-
-/* ---- baseline ---- */
-
-int rate_base_take(struct rate_base *b, const struct kstat_sample *s)
-{
-	size_t i, max = 0;
-	void *p;
-
-	b->valid = false;
-	p = realloc(b->cpus, (s->nr_cpus ? s->nr_cpus : 1) * sizeof(*b->cpus));
-	if (!p)
-		return -1;
-	b->cpus = p;
-	for (i = 0; i < s->nr_irqs; i++)
-		if (s->irqs[i].irq >= max)
-			max = s->irqs[i].irq + 1;
-	p = realloc(b->irq, (max ? max : 1) * sizeof(*b->irq));
-	if (!p)
-		return -1;
-	b->irq = p;
-	memcpy(b->cpus, s->cpus, s->nr_cpus * sizeof(*b->cpus));
-	b->nr_cpus = s->nr_cpus;
-	memset(b->irq, 0xff, max * sizeof(*b->irq));
-	for (i = 0; i < s->nr_irqs; i++)
-		b->irq[s->irqs[i].irq] = s->irqs[i].count;
-	b->nr_irq = max;
-	for (i = 0; i < s->nr_softirqs; i++)
-		if (s->softirqs[i].vec < 32)
-			b->softirq[s->softirqs[i].vec] = s->softirqs[i].count;
-	b->ts = s->timestamp_ns;
-	b->valid = true;
-	return 0;
-}
-
-void rate_base_free(struct rate_base *b)
-{
-	free(b->cpus);
-	free(b->irq);
-	memset(b, 0, sizeof(*b));
-}
-
-static const struct kstat_cputime *base_cpu(const struct rate_base *b, int cpu)
-{
-	size_t i;
-
-	for (i = 0; i < b->nr_cpus; i++)
-		if (b->cpus[i].cpu == cpu)
-			return &b->cpus[i];
-	return NULL;
-}
 
 /* ---- CPU ---- */
 
@@ -73,10 +24,10 @@ const char *cpu_share_header(int f)
 	return f >= 0 && f < KSTAT_CPUTIME_NR ? cpu_cols[f] : NULL;
 }
 
-bool cpu_shares(const struct kstat_cputime *now, const struct rate_base *b,
+bool cpu_shares(const struct kstat_cputime *now, const struct sample_copy *b,
 		double pct[KSTAT_CPUTIME_NR])
 {
-	const struct kstat_cputime *then = base_cpu(b, now->cpu);
+	const struct kstat_cputime *then = sample_cpu(&b->s, now->cpu);
 	uint64_t d[KSTAT_CPUTIME_NR], total = 0;
 	int f;
 
@@ -93,7 +44,7 @@ bool cpu_shares(const struct kstat_cputime *now, const struct rate_base *b,
 	return true;
 }
 
-void print_cpu_rates(const struct kstat_sample *s, const struct rate_base *b,
+void print_cpu_rates(const struct kstat_sample *s, const struct sample_copy *b,
 		     bool total_only)
 {
 	const struct kstat_cputime *now;
@@ -135,6 +86,12 @@ void print_cpu_rates(const struct kstat_sample *s, const struct rate_base *b,
 
 static enum irq_sort sort_by;
 
+/* Its actions, joined, are not "". */
+static bool has_actions(const struct kstat_irq *l)
+{
+	return l && l->nr_actions && (l->nr_actions > 1 || l->actions[0][0]);
+}
+
 static int cmp_irq(const void *a, const void *b)
 {
 	const struct irq_rate *x = a, *y = b;
@@ -146,29 +103,28 @@ static int cmp_irq(const void *a, const void *b)
 			return x->delta < y->delta ? 1 : -1;
 		break;
 	case IRQ_SORT_TOTAL:
-		if (x->count != y->count)
-			return x->count < y->count ? 1 : -1;
+		if (x->q->count != y->q->count)
+			return x->q->count < y->q->count ? 1 : -1;
 		break;
 	case IRQ_SORT_NAME:
 		/* IRQs without an action last */
-		c = !x->actions[0] - !y->actions[0];
-		if (!c)
-			c = strcmp(x->actions, y->actions);
+		c = !has_actions(x->label) - !has_actions(y->label);
+		if (!c && x->label && y->label)
+			c = irq_actions_cmp(x->label, y->label);
 		if (c)
 			return c;
 		break;
 	case IRQ_SORT_IRQ:
 		break;
 	}
-	return x->irq < y->irq ? -1 : x->irq > y->irq;
+	return x->q->irq < y->q->irq ? -1 : x->q->irq > y->q->irq;
 }
 
-size_t irq_rates(const struct kstat_sample *s, const struct rate_base *b,
+size_t irq_rates(const struct kstat_sample *s, const struct sample_copy *b,
 		 const struct irq_labels *names, enum irq_sort by,
 		 struct irq_rate **out)
 {
 	struct irq_rate *r = calloc(s->nr_irqs ? s->nr_irqs : 1, sizeof(*r));
-	const struct irq_label *n;
 	size_t i, nr = 0;
 
 	*out = r;
@@ -177,13 +133,13 @@ size_t irq_rates(const struct kstat_sample *s, const struct rate_base *b,
 	for (i = 0; i < s->nr_irqs; i++) {
 		const struct kstat_irq *q = &s->irqs[i];
 
-		if (q->irq >= b->nr_irq || b->irq[q->irq] == UINT64_MAX)
+		const struct kstat_irq *then = sample_irq(&b->s, q->irq);
+
+		if (!then)
 			continue;
-		n = irq_label(names, q->irq);
-		r[nr].irq = q->irq;
-		r[nr].count = q->count;
-		r[nr].actions = n && n->actions ? n->actions : "";
-		r[nr++].delta = q->count - b->irq[q->irq];
+		r[nr].q = q;
+		r[nr].label = irq_label(names, q->irq);
+		r[nr++].delta = q->count - then->count;
 	}
 	sort_by = by;
 	qsort(r, nr, sizeof(*r), cmp_irq);
@@ -191,65 +147,40 @@ size_t irq_rates(const struct kstat_sample *s, const struct rate_base *b,
 }
 
 void print_irq_rates(const struct irq_rate *r, size_t nr, size_t max,
-		     const struct irq_labels *names, double secs)
+		     double secs)
 {
-	const struct irq_label *n;
+	struct irq_cols w;
 	size_t i;
 
-	print_string(PRINT_FP, NULL, "%8s", "IRQ");
-	print_string(PRINT_FP, NULL, " %12s", "RATE/s");
-	print_string(PRINT_FP, NULL, " %14s", "TOTAL");
-	print_string(PRINT_FP, NULL, "  %-10s", "CHIP");
-	print_string(PRINT_FP, NULL, " %s", "ACTIONS");
-	print_nl();
+	irq_cols_rates(&w);
+	print_irq_header(&w);
 	open_json_array("irq");
-	for (i = 0; i < nr && i < max; i++) {
-		n = irq_label(names, r[i].irq);
-		open_json_object(NULL);
-		print_uint(PRINT_ANY, "irq", "%8u", r[i].irq);
-		print_float(PRINT_ANY, "rate", " %12.1f", r[i].delta / secs);
-		print_u64(PRINT_ANY, "count", " %14" PRIu64, r[i].count);
-		print_string(PRINT_ANY, "chip", "  %-10s",
-			     n && n->chip ? n->chip : "-");
-		print_string(PRINT_ANY, "actions", " %s",
-			     n && n->actions ? n->actions : "");
-		close_json_object();
-		print_nl();
-	}
+	for (i = 0; i < nr && i < max; i++)
+		print_irq(r[i].q, r[i].label, r[i].delta / secs, &w);
 	close_json_array();
 }
 
 /* ---- softirqs ---- */
 
-double softirq_rate(const struct kstat_softirq *v, const struct rate_base *b,
+double softirq_rate(const struct kstat_softirq *v, const struct sample_copy *b,
 		    double secs)
 {
-	if (v->vec >= 32)
-		return 0;
-	return (v->count - b->softirq[v->vec]) / secs;
+	const struct kstat_softirq *then = sample_softirq(&b->s, v->vec);
+
+	return (v->count - (then ? then->count : 0)) / secs;
 }
 
 void print_softirq_rates(const struct kstat_sample *s,
-			 const struct rate_base *b, double secs)
+			 const struct sample_copy *b, double secs)
 {
-	const struct kstat_softirq *v;
+	struct softirq_cols w;
 	size_t i;
 
-	print_string(PRINT_FP, NULL, "%-10s", "NAME");
-	print_string(PRINT_FP, NULL, " %12s", "RATE/s");
-	print_string(PRINT_FP, NULL, " %14s", "TOTAL");
-	print_nl();
+	softirq_cols_rates(&w);
+	print_softirq_header(&w);
 	open_json_array("softirq");
-	for (i = 0; i < s->nr_softirqs; i++) {
-		v = &s->softirqs[i];
-		if (v->vec >= 32)
-			continue;
-		open_json_object(NULL);
-		print_string(PRINT_ANY, "name", "%-10s", v->name);
-		print_float(PRINT_ANY, "rate", " %12.1f", softirq_rate(v, b, secs));
-		print_u64(PRINT_ANY, "count", " %14" PRIu64, v->count);
-		close_json_object();
-		print_nl();
-	}
+	for (i = 0; i < s->nr_softirqs; i++)
+		print_softirq(&s->softirqs[i],
+			      softirq_rate(&s->softirqs[i], b, secs), &w);
 	close_json_array();
 }

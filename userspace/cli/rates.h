@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Rates from two summary samples: the baseline (counters at the start of
- * an interval) and the printers of CPU shares, IRQ and softirq rates that
+ * Rates from two summary samples, the baseline (counters at the start of
+ * an interval) and the latest, and the printers of CPU shares, IRQ and softirq rates that
  * `kstat watch` and `kstat top` both use, in text and JSON.
  */
 #ifndef KSTAT_CLI_RATES_H
@@ -14,28 +14,20 @@
 #include <libkstat.h>
 
 #include "irqlabels.h"
+#include "sample.h"
 
-/* Counters at the start of the current interval. */
-struct rate_base {
-	bool valid;
-	uint64_t ts;
-	struct kstat_cputime *cpus;
-	size_t nr_cpus;
-	uint64_t *irq;			/* by IRQ number; UINT64_MAX: none */
-	size_t nr_irq;
-	uint64_t softirq[32];
-};
-
-/* Make @s the baseline: 0, or -1 when out of memory (then not valid). */
-int rate_base_take(struct rate_base *b, const struct kstat_sample *s);
-void rate_base_free(struct rate_base *b);
+/*
+ * The baseline of a rate, the counters at the start of the current
+ * interval, is a struct sample_copy (sample.h): its sample's
+ * timestamp_ns is when the interval started.
+ */
 
 /*
  * Percent of each CPU time field of @now since @b (the shares of the
  * time that passed; guest time is inside user and nice): false when @b
  * does not know the CPU (it came online this interval).
  */
-bool cpu_shares(const struct kstat_cputime *now, const struct rate_base *b,
+bool cpu_shares(const struct kstat_cputime *now, const struct sample_copy *b,
 		double pct[KSTAT_CPUTIME_NR]);
 /* The column header of field @f: "%usr", "%nice", ... */
 const char *cpu_share_header(int f);
@@ -44,15 +36,15 @@ const char *cpu_share_header(int f);
  * Percent of each CPU time field per CPU from @b to @s; one row per CPU
  * and the total ("all", JSON "cpu": null), or the total only.
  */
-void print_cpu_rates(const struct kstat_sample *s, const struct rate_base *b,
+void print_cpu_rates(const struct kstat_sample *s, const struct sample_copy *b,
 		     bool total_only);
 
 enum irq_sort { IRQ_SORT_RATE, IRQ_SORT_TOTAL, IRQ_SORT_IRQ, IRQ_SORT_NAME };
 
 struct irq_rate {
-	uint32_t irq;
-	uint64_t delta, count;
-	const char *actions;	/* from the labels, for IRQ_SORT_NAME */
+	const struct kstat_irq *q;	/* in the sample: count */
+	const struct kstat_irq *label;	/* chip, actions...; NULL: none */
+	uint64_t delta;
 };
 
 /*
@@ -60,19 +52,22 @@ struct irq_rate {
  * (rate and total descending, number and action names ascending).
  * Returns how many, *out to free(); 0 with *out NULL if out of memory.
  */
-size_t irq_rates(const struct kstat_sample *s, const struct rate_base *b,
+size_t irq_rates(const struct kstat_sample *s, const struct sample_copy *b,
 		 const struct irq_labels *names, enum irq_sort by,
 		 struct irq_rate **out);
 
-/* A header line, then rows @r[0] .. @r[max - 1] (JSON: array "irq"). */
+/*
+ * A header line, then rows @r[0] .. @r[max - 1] (JSON: array "irq"),
+ * through the IRQ printer of kstat irq show.
+ */
 void print_irq_rates(const struct irq_rate *r, size_t nr, size_t max,
-		     const struct irq_labels *names, double secs);
+		     double secs);
 
 /* Runs per second of vector @v since @b. */
-double softirq_rate(const struct kstat_softirq *v, const struct rate_base *b,
+double softirq_rate(const struct kstat_softirq *v, const struct sample_copy *b,
 		    double secs);
 /* A header line, then one row per vector (JSON: array "softirq"). */
 void print_softirq_rates(const struct kstat_sample *s,
-			 const struct rate_base *b, double secs);
+			 const struct sample_copy *b, double secs);
 
 #endif /* KSTAT_CLI_RATES_H */

@@ -200,3 +200,20 @@ void print_family_event(int present)
 	delete_json_obj();
 	fflush(stdout);
 }
+
+void print_lost(uint64_t lost, enum kstat_lost_reason why, bool json,
+		const char *then)
+{
+	if (json) {
+		new_json_obj(true, false);
+		open_json_object(NULL);
+		print_u64(PRINT_JSON, "lost", NULL, lost);
+		print_string(PRINT_JSON, "reason", NULL, lost_reason(why));
+		close_json_object();
+		delete_json_obj();
+		return;
+	}
+	fflush(stdout);
+	fprintf(stderr, "kstat: warning: lost %" PRIu64 " sample%s (%s)%s\n",
+		lost, lost == 1 ? "" : "s", lost_reason(why), then);
+}

@@ -24,6 +24,7 @@
 #include "irqlabels.h"
 #include "json_print.h"
 #include "kstat.h"
+#include "print.h"
 #include "rates.h"
 
 static const char top_usage[] =
@@ -62,11 +63,9 @@ struct top {
 	const char *lost_why;
 	uint32_t generation;
 	struct irq_labels names;
-	struct rate_base base;		/* start of the next frame */
-	struct rate_base then;		/* start of the frame shown */
-	/* the sample the frame shows ends at; copied, names borrowed */
-	struct kstat_sample now;
-	char *softirq_names[32];
+	struct sample_copy base;	/* start of the next frame */
+	struct sample_copy then;	/* start of the frame shown */
+	struct sample_copy now;		/* the end of the frame shown */
 	bool have_frame;
 	size_t scroll;
 	/* the rendered frame: header part and IRQ part */
@@ -80,78 +79,21 @@ static const char *const sort_names[] = {
 	[IRQ_SORT_IRQ] = "irq", [IRQ_SORT_NAME] = "name",
 };
 
-/* ---- the frame's sample ---- */
-
-static void now_free(struct top *t)
-{
-	free(t->now.cpus);
-	free(t->now.irqs);
-	free(t->now.softirqs);
-	memset(&t->now, 0, sizeof(t->now));
-}
-
-/* Keep what a frame needs of @s: CPU times, IRQ and softirq counts. */
-static int now_take(struct top *t, const struct kstat_sample *s)
-{
-	struct kstat_sample *n = &t->now;
-	size_t i;
-
-	now_free(t);
-	n->seq = s->seq;
-	n->timestamp_ns = s->timestamp_ns;
-	n->generation = s->generation;
-	n->sections = s->sections;
-	n->cpus = malloc((s->nr_cpus ? s->nr_cpus : 1) * sizeof(*n->cpus));
-	n->irqs = malloc((s->nr_irqs ? s->nr_irqs : 1) * sizeof(*n->irqs));
-	n->softirqs = malloc((s->nr_softirqs ? s->nr_softirqs : 1) *
-			     sizeof(*n->softirqs));
-	if (!n->cpus || !n->irqs || !n->softirqs) {
-		now_free(t);
-		return -1;
-	}
-	memcpy(n->cpus, s->cpus, s->nr_cpus * sizeof(*n->cpus));
-	n->nr_cpus = s->nr_cpus;
-	for (i = 0; i < s->nr_irqs; i++)
-		n->irqs[i] = (struct kstat_irq){ .irq = s->irqs[i].irq,
-						 .count = s->irqs[i].count };
-	n->nr_irqs = s->nr_irqs;
-	for (i = 0; i < s->nr_softirqs; i++) {
-		const struct kstat_softirq *v = &s->softirqs[i];
-
-		n->softirqs[i] = (struct kstat_softirq){ .vec = v->vec,
-							 .count = v->count };
-		if (v->vec < 32) {
-			if (!t->softirq_names[v->vec] ||
-			    strcmp(t->softirq_names[v->vec], v->name)) {
-				free(t->softirq_names[v->vec]);
-				t->softirq_names[v->vec] = strdup(v->name);
-			}
-			n->softirqs[i].name = t->softirq_names[v->vec];
-		}
-		if (!n->softirqs[i].name)
-			n->softirqs[i].name = (char *)"?";
-	}
-	n->nr_softirqs = s->nr_softirqs;
-	return 0;
-}
-
 /* ---- rendering ---- */
 
+/* "SOFTIRQ/s NAME RATE ...": the softirq printer, on one line. */
 static void print_softirq_line(const struct top *t, double secs)
 {
 	const struct kstat_softirq *v;
+	struct softirq_cols w;
 	size_t i;
 
-	print_string(PRINT_FP, NULL, "%s", "SOFTIRQ/s");
+	softirq_cols_line(&w);
+	print_softirq_header(&w);
 	open_json_array("softirq");
-	for (i = 0; i < t->now.nr_softirqs; i++) {
-		v = &t->now.softirqs[i];
-		open_json_object(NULL);
-		print_string(PRINT_ANY, "name", " %s", v->name);
-		print_float(PRINT_ANY, "rate", " %.0f",
-			    softirq_rate(v, &t->then, secs));
-		print_u64(PRINT_JSON, "count", NULL, v->count);
-		close_json_object();
+	for (i = 0; i < t->now.s.nr_softirqs; i++) {
+		v = &t->now.s.softirqs[i];
+		print_softirq(v, softirq_rate(v, &t->then, secs), &w);
 	}
 	close_json_array();
 	print_nl();
@@ -159,7 +101,7 @@ static void print_softirq_line(const struct top *t, double secs)
 
 static void print_header(const struct top *t)
 {
-	const struct kstat_sample *s = &t->now;
+	const struct kstat_sample *s = &t->now.s;
 	char buf[64];
 
 	print_string(PRINT_FP, NULL, "%s", "kstat top");
@@ -168,7 +110,7 @@ static void print_header(const struct top *t)
 			     "waiting for it to come back");
 	else if (t->have_frame) {
 		snprintf(buf, sizeof(buf), "%.2f",
-			 (s->timestamp_ns - t->then.ts) / 1e9);
+			 (s->timestamp_ns - t->then.s.timestamp_ns) / 1e9);
 		print_string(PRINT_FP, NULL, " - interval %s s", buf);
 		print_u64(PRINT_FP, NULL, ", seq %" PRIu64, s->seq);
 		print_u64(PRINT_FP, NULL, ", %" PRIu64 " IRQs", s->nr_irqs);
@@ -185,16 +127,16 @@ static void print_header(const struct top *t)
 static void print_frame(const struct top *t, const struct irq_rate *r,
 			size_t nr, size_t max)
 {
-	double secs = (t->now.timestamp_ns - t->then.ts) / 1e9;
+	double secs = (t->now.s.timestamp_ns - t->then.s.timestamp_ns) / 1e9;
 
 	print_header(t);
-	print_u64(PRINT_JSON, "timestamp_ns", NULL, t->now.timestamp_ns);
+	print_u64(PRINT_JSON, "timestamp_ns", NULL, t->now.s.timestamp_ns);
 	print_u64(PRINT_JSON, "interval_ns", NULL,
-		  t->now.timestamp_ns - t->then.ts);
-	print_cpu_rates(&t->now, &t->then, !t->percpu);
+		  t->now.s.timestamp_ns - t->then.s.timestamp_ns);
+	print_cpu_rates(&t->now.s, &t->then, !t->percpu);
 	print_softirq_line(t, secs);
 	print_nl();
-	print_irq_rates(r, nr, max, &t->names, secs);
+	print_irq_rates(r, nr, max, secs);
 }
 
 /* ---- the screen's tables (libsmartcols) ---- */
@@ -261,8 +203,8 @@ static char *cpu_table(const struct top *t)
 
 	for (f = 0; !err && f < KSTAT_CPUTIME_NR; f++)
 		err = add_column(tb, cpu_share_header(f), SCOLS_FL_RIGHT);
-	for (i = 0; !err && i < t->now.nr_cpus; i++) {
-		const struct kstat_cputime *c = &t->now.cpus[i];
+	for (i = 0; !err && i < t->now.s.nr_cpus; i++) {
+		const struct kstat_cputime *c = &t->now.s.cpus[i];
 
 		if ((!t->percpu && c->cpu >= 0) || !cpu_shares(c, &t->then, pct))
 			continue;
@@ -280,12 +222,12 @@ static char *cpu_table(const struct top *t)
 }
 
 /* Every IRQ in @r, in order: the screen scrolls through them. */
-static char *irq_table(const struct top *t, const struct irq_rate *r,
-		       size_t nr, double secs)
+static char *irq_table(const struct irq_rate *r, size_t nr, double secs)
 {
 	struct libscols_table *tb = screen_table();
-	const struct irq_label *n;
+	const struct kstat_irq *l;
 	struct libscols_line *ln;
+	char *actions;
 	size_t i;
 	int err = !tb || add_column(tb, "IRQ", SCOLS_FL_RIGHT) ||
 		  add_column(tb, "RATE/s", SCOLS_FL_RIGHT) ||
@@ -294,13 +236,16 @@ static char *irq_table(const struct top *t, const struct irq_rate *r,
 		  add_column(tb, "ACTIONS", SCOLS_FL_TRUNC);
 
 	for (i = 0; !err && i < nr; i++) {
-		n = irq_label(&t->names, r[i].irq);
+		/* the cells of the IRQ printer's text (print.c) */
+		l = r[i].label;
+		actions = l ? irq_actions_join(l, ",") : strdup("");
 		ln = scols_table_new_line(tb, NULL);
-		err = !ln || set_cell(ln, 0, "%u", r[i].irq) ||
+		err = !ln || !actions || set_cell(ln, 0, "%u", r[i].q->irq) ||
 		      set_cell(ln, 1, "%.1f", r[i].delta / secs) ||
-		      set_cell(ln, 2, "%" PRIu64, r[i].count) ||
-		      scols_line_set_data(ln, 3, n && n->chip ? n->chip : "-") ||
-		      scols_line_set_data(ln, 4, r[i].actions);
+		      set_cell(ln, 2, "%" PRIu64, r[i].q->count) ||
+		      scols_line_set_data(ln, 3, l && l->chip ? l->chip : "-") ||
+		      scols_line_set_data(ln, 4, actions);
+		free(actions);
 	}
 	if (err) {
 		scols_unref_table(tb);
@@ -321,7 +266,7 @@ static int render_head(struct top *t, char *cpus)
 	print_header(t);
 	if (t->have_frame) {
 		fprintf(f, "%s\n", cpus);	/* the print path writes to f too */
-		print_softirq_line(t, (t->now.timestamp_ns - t->then.ts) / 1e9);
+		print_softirq_line(t, (t->now.s.timestamp_ns - t->then.s.timestamp_ns) / 1e9);
 		print_nl();
 	} else {
 		print_string(PRINT_FP, NULL, "%s\n", "waiting for samples...");
@@ -335,7 +280,7 @@ static int render_head(struct top *t, char *cpus)
 /* Render the frame into t->head and t->irqs (text), for the screen. */
 static int render(struct top *t)
 {
-	double secs = (t->now.timestamp_ns - t->then.ts) / 1e9;
+	double secs = (t->now.s.timestamp_ns - t->then.s.timestamp_ns) / 1e9;
 	struct irq_rate *r = NULL;
 	char *cpus = NULL;
 	size_t nr = 0;
@@ -346,9 +291,9 @@ static int render(struct top *t)
 	t->head = t->irqs = NULL;
 	t->nr_irq_rows = 0;
 	if (t->have_frame) {
-		nr = irq_rates(&t->now, &t->then, &t->names, t->sort, &r);
+		nr = irq_rates(&t->now.s, &t->then, &t->names, t->sort, &r);
 		cpus = cpu_table(t);
-		t->irqs = irq_table(t, r, nr, secs);
+		t->irqs = irq_table(r, nr, secs);
 		err = !cpus || !t->irqs;
 	}
 	if (!err)
@@ -463,7 +408,7 @@ static void show(struct top *t)
 static void print_batch_frame(struct top *t)
 {
 	struct irq_rate *r;
-	size_t nr = irq_rates(&t->now, &t->then, &t->names, t->sort, &r);
+	size_t nr = irq_rates(&t->now.s, &t->then, &t->names, t->sort, &r);
 
 	new_json_obj(opts.json, opts.pretty);
 	open_json_object(NULL);
@@ -482,7 +427,7 @@ static void print_batch_frame(struct top *t)
 static void on_sample(const struct kstat_sample *s, void *arg)
 {
 	struct top *t = arg;
-	struct rate_base tmp;
+	struct sample_copy tmp;
 
 	if (t->done)
 		return;
@@ -492,20 +437,20 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 		irq_labels_free(&t->names);
 		irq_labels_load(&t->names);
 		t->generation = s->generation;
-		rate_base_take(&t->base, s);
+		sample_copy(&t->base, s);
 		if (!t->have_frame)
 			show(t);
 		return;
 	}
-	if (s->timestamp_ns - t->base.ts + 1000000 < t->delay_ns)
+	if (s->timestamp_ns - t->base.s.timestamp_ns + 1000000 < t->delay_ns)
 		return;		/* within 1 ms of the delay is close enough */
-	if (now_take(t, s))
+	if (sample_copy(&t->now, s))
 		return;
 	/* this frame runs from base to s; the next one from s */
 	tmp = t->then;
 	t->then = t->base;
 	t->base = tmp;
-	rate_base_take(&t->base, s);
+	sample_copy(&t->base, s);
 	t->have_frame = true;
 	if (t->batch)
 		print_batch_frame(t);
@@ -526,9 +471,7 @@ static void on_lost(uint64_t lost, enum kstat_lost_reason why, void *arg)
 	t->lost += lost;
 	t->lost_why = lost_reason(why);
 	if (t->batch) {
-		fflush(stdout);
-		fprintf(stderr, "kstat: warning: lost %" PRIu64 " sample%s (%s)\n",
-			lost, lost == 1 ? "" : "s", lost_reason(why));
+		print_lost(lost, why, false, "");
 	}
 	show(t);
 }
@@ -677,16 +620,12 @@ static int top_parse(struct top *t, int argc, char **argv)
 
 static void top_free(struct top *t)
 {
-	unsigned int i;
-
 	irq_labels_free(&t->names);
-	rate_base_free(&t->base);
-	rate_base_free(&t->then);
-	now_free(t);
+	sample_copy_free(&t->base);
+	sample_copy_free(&t->then);
+	sample_copy_free(&t->now);
 	free(t->head);
 	free(t->irqs);
-	for (i = 0; i < 32; i++)
-		free(t->softirq_names[i]);
 }
 
 int do_top(int argc, char **argv)

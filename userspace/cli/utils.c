@@ -9,6 +9,24 @@
 
 #include "utils.h"
 
+bool grow_array(void **arr, size_t *cap, size_t need, size_t size)
+{
+	size_t n = *cap ? *cap : 16;
+	void *p;
+
+	if (need <= *cap)
+		return true;
+	while (n < need)
+		n *= 2;
+	p = realloc(*arr, n * size);
+	if (!p)
+		return false;
+	memset((char *)p + *cap * size, 0, (n - *cap) * size);
+	*arr = p;
+	*cap = n;
+	return true;
+}
+
 bool is_prefix(const char *word, const char *name)
 {
 	size_t len = strlen(word);

@@ -54,6 +54,14 @@ static inline int max_int(int a, int b)
 	return a > b ? a : b;
 }
 
+/*
+ * Room for @need elements of @size bytes in *@arr, whose capacity is *@cap
+ * elements: it doubles (from 16) and zeroes the new elements.  The one
+ * growable array of the CLI (sample copies, text buffers).  False if out
+ * of memory, with *@arr unchanged.
+ */
+bool grow_array(void **arr, size_t *cap, size_t need, size_t size);
+
 /* Decimal digits of @v. */
 unsigned int u64_width(uint64_t v);
 

@@ -39,7 +39,7 @@ struct watch {
 	uint64_t count, printed;
 	uint32_t top;
 	bool done;
-	struct rate_base base;
+	struct sample_copy base;
 	uint32_t generation;		/* of the names below */
 	struct irq_labels names;
 };
@@ -60,7 +60,7 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 			irq_labels_load(&w->names);
 		}
 		w->generation = s->generation;
-		rate_base_take(&w->base, s);
+		sample_copy(&w->base, s);
 		return;
 	}
 	/*
@@ -69,22 +69,22 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 	 * the interval is close enough, else a late joiner's first frame
 	 * could wait a whole interval more.  Rates divide by the real time.
 	 */
-	if (s->timestamp_ns - w->base.ts + w->interval_ns / 10 < w->interval_ns)
+	if (s->timestamp_ns - w->base.s.timestamp_ns + w->interval_ns / 10 < w->interval_ns)
 		return;
 
-	secs = (s->timestamp_ns - w->base.ts) / 1e9;
+	secs = (s->timestamp_ns - w->base.s.timestamp_ns) / 1e9;
 	new_json_obj(opts.json, opts.pretty);
 	open_json_object(NULL);
 	print_timestamp_line();
 	print_u64(PRINT_JSON, "timestamp_ns", NULL, s->timestamp_ns);
-	print_u64(PRINT_JSON, "interval_ns", NULL, s->timestamp_ns - w->base.ts);
+	print_u64(PRINT_JSON, "interval_ns", NULL, s->timestamp_ns - w->base.s.timestamp_ns);
 	if (w->what == WATCH_CPU) {
 		print_cpu_rates(s, &w->base, false);
 	} else if (w->what == WATCH_IRQ) {
 		struct irq_rate *r;
 		size_t nr = irq_rates(s, &w->base, &w->names, IRQ_SORT_RATE, &r);
 
-		print_irq_rates(r, nr, w->top, &w->names, secs);
+		print_irq_rates(r, nr, w->top, secs);
 		free(r);
 	} else {
 		print_softirq_rates(s, &w->base, secs);
@@ -93,7 +93,7 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 	delete_json_obj();
 	if (!opts.json)
 		putchar('\n');
-	rate_base_take(&w->base, s);
+	sample_copy(&w->base, s);
 	if (w->count && ++w->printed >= w->count)
 		w->done = true;
 }
@@ -106,9 +106,7 @@ static void on_lost(uint64_t lost, enum kstat_lost_reason why, void *arg)
 		return;
 	/* Rates across a loss would be wrong: start a new interval. */
 	w->base.valid = false;
-	fflush(stdout);
-	fprintf(stderr, "kstat: warning: lost %" PRIu64 " sample%s (%s)\n",
-		lost, lost == 1 ? "" : "s", lost_reason(why));
+	print_lost(lost, why, false, "");
 }
 
 /* Said on screen; the rates start over once samples come again. */
@@ -182,6 +180,6 @@ int do_watch(int argc, char **argv)
 		return ret;
 	ret = sub_run(&o);
 	irq_labels_free(&w.names);
-	rate_base_free(&w.base);
+	sample_copy_free(&w.base);
 	return ret;
 }

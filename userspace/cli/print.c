@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One printer per object; see print.h.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "print.h"
+
+/* "CPU0 CPU1 ..." right-aligned in columns of @width (text only). */
+static void print_cpu_labels(uint32_t cpu_first, uint32_t nr, int width)
+{
+	char label[16], fmt[COL_FMT_LEN];
+	uint32_t c;
+
+	col_fmt(fmt, " ", width, "s");
+	for (c = 0; c < nr; c++) {
+		snprintf(label, sizeof(label), "CPU%u", cpu_first + c);
+		print_string(PRINT_FP, NULL, fmt, label);
+	}
+}
+
+/* Array "percpu": @nr counts, in text columns of @width. */
+static void print_percpu(enum output_type t, const uint32_t *v, uint32_t nr,
+			 int width)
+{
+	char fmt[COL_FMT_LEN];
+	uint32_t c;
+
+	col_fmt(fmt, " ", width, "u");
+	open_json_array("percpu");
+	for (c = 0; c < nr; c++)
+		print_uint(t, NULL, fmt, v[c]);
+	close_json_array();
+}
+
+/* The width of per-CPU columns: "CPU" and the highest id, or a count. */
+static int percpu_width(int width, uint32_t cpu_first, uint32_t nr_cpus)
+{
+	if (!nr_cpus)
+		return width;
+	return max_int(width, 3 + (int)u64_width((uint64_t)cpu_first +
+						 nr_cpus - 1));
+}
+
+/* ---- CPU times ---- */
+
+void cpu_cols_fit(struct cpu_cols *w, const struct kstat_cputime *c, size_t n)
+{
+	size_t i;
+	int f;
+
+	w->cpu = 3;			/* "CPU" */
+	for (f = 0; f < KSTAT_CPUTIME_NR; f++)
+		w->ns[f] = (int)strlen(kstat_cputime_name(f));
+	for (i = 0; i < n; i++) {
+		w->cpu = max_int(w->cpu, c[i].cpu < 0 ? 5 :
+				 (int)u64_width((uint64_t)c[i].cpu));
+		for (f = 0; f < KSTAT_CPUTIME_NR; f++)
+			w->ns[f] = max_int(w->ns[f], (int)u64_width(c[i].ns[f]));
+	}
+}
+
+static void print_cpu_header(const struct cpu_cols *w)
+{
+	char fmt[COL_FMT_LEN];
+	int f;
+
+	print_string(PRINT_FP, NULL, col_fmt(fmt, "", w->cpu, "s"), "CPU");
+	for (f = 0; f < KSTAT_CPUTIME_NR; f++)
+		print_string(PRINT_FP, NULL, col_fmt(fmt, " ", w->ns[f], "s"),
+			     kstat_cputime_name(f));
+	print_nl();
+}
+
+static void print_cputime(const struct kstat_cputime *c,
+			  const struct cpu_cols *w)
+{
+	enum output_type t = w ? PRINT_ANY : PRINT_JSON;
+	char fmt[COL_FMT_LEN];
+	int f;
+
+	open_json_object(NULL);
+	if (c->cpu < 0)
+		print_null(t, "cpu", w ? col_fmt(fmt, "", w->cpu, "s") : NULL,
+			   "total");
+	else
+		print_int(t, "cpu", w ? col_fmt(fmt, "", w->cpu, "d") : NULL,
+			  c->cpu);
+	for (f = 0; f < KSTAT_CPUTIME_NR; f++)
+		print_u64(t, kstat_cputime_name(f),
+			  w ? col_fmt(fmt, " ", w->ns[f], PRIu64) : NULL,
+			  c->ns[f]);
+	close_json_object();
+	if (w)
+		print_nl();
+}
+
+void print_cputimes(const char *key, const struct kstat_cputime *c,
+		    size_t n, const struct cpu_cols *w)
+{
+	size_t i;
+
+	open_json_array(key);
+	if (w)
+		print_cpu_header(w);
+	for (i = 0; i < n; i++)
+		print_cputime(&c[i], w);
+	close_json_array();
+}
+
+/* ---- IRQs ---- */
+
+const char *irq_type(const struct kstat_irq *q)
+{
+	if (q->name && *q->name)
+		return q->name;
+	return q->level ? "level" : "edge";
+}
+
+char *irq_actions_join(const struct kstat_irq *q, const char *sep)
+{
+	size_t i, len = 1;
+	char *s;
+
+	for (i = 0; i < q->nr_actions; i++)
+		len += strlen(q->actions[i]) + strlen(sep);
+	s = calloc(1, len);
+	for (i = 0; s && i < q->nr_actions; i++) {
+		if (i)
+			strcat(s, sep);
+		strcat(s, q->actions[i]);
+	}
+	return s;
+}
+
+/* Character @*pos of @q's actions joined by ",", then move on; 0: end. */
+static unsigned char actions_next(const struct kstat_irq *q, size_t *act,
+				  size_t *pos)
+{
+	while (*act < q->nr_actions) {
+		const char *a = q->actions[*act];
+
+		if (a[*pos])
+			return (unsigned char)a[(*pos)++];
+		*pos = 0;
+		if (++*act < q->nr_actions)
+			return ',';
+	}
+	return 0;
+}
+
+int irq_actions_cmp(const struct kstat_irq *a, const struct kstat_irq *b)
+{
+	size_t ia = 0, pa = 0, ib = 0, pb = 0;
+	unsigned char ca, cb;
+
+	do {
+		ca = actions_next(a, &ia, &pa);
+		cb = actions_next(b, &ib, &pb);
+	} while (ca && ca == cb);
+	return ca - cb;
+}
+
+void irq_cols_show(struct irq_cols *w, const struct kstat_irq *irqs,
+		   size_t nr, uint32_t cpu_first, bool percpu)
+{
+	const struct kstat_irq *q;
+	uint32_t c;
+	size_t i;
+
+	*w = (struct irq_cols){ .t = PRINT_ANY, .percpu = percpu,
+				.labels = true, .detail = true,
+				.irq = 3, .count = 5, .chip = 4, .hwirq = 5,
+				.type = 4, .count_head = "COUNT",
+				.chip_lead = " ", .actions_sep = ", ",
+				.no_actions = "-", .cpu_first = cpu_first };
+	for (i = 0; i < nr; i++) {
+		q = &irqs[i];
+		w->irq = max_int(w->irq, (int)u64_width(q->irq));
+		w->count = max_int(w->count, (int)u64_width(q->count));
+		w->chip = max_int(w->chip, q->chip ? (int)strlen(q->chip) : 1);
+		if (q->has_hwirq)
+			w->hwirq = max_int(w->hwirq, (int)u64_width(q->hwirq));
+		w->type = max_int(w->type, (int)strlen(irq_type(q)));
+		if (q->nr_percpu > w->nr_cpus)
+			w->nr_cpus = q->nr_percpu;
+		for (c = 0; c < q->nr_percpu; c++)
+			w->cpu = max_int(w->cpu, (int)u64_width(q->percpu[c]));
+	}
+	w->cpu = percpu_width(w->cpu, cpu_first, w->nr_cpus);
+}
+
+void irq_cols_rates(struct irq_cols *w)
+{
+	*w = (struct irq_cols){ .t = PRINT_ANY, .rate = true, .labels = true,
+				.irq = 8, .rate_w = 12, .count = 14,
+				.chip = 10, .count_head = "TOTAL",
+				.chip_lead = "  ", .actions_sep = ",",
+				.no_actions = "" };
+}
+
+void irq_cols_json(struct irq_cols *w)
+{
+	*w = (struct irq_cols){ .t = PRINT_JSON, .percpu = true };
+}
+
+void print_irq_header(const struct irq_cols *w)
+{
+	char fmt[COL_FMT_LEN];
+
+	if (w->t != PRINT_ANY)
+		return;
+	print_string(PRINT_FP, NULL, col_fmt(fmt, "", w->irq, "s"), "IRQ");
+	if (w->rate)
+		print_string(PRINT_FP, NULL, col_fmt(fmt, " ", w->rate_w, "s"),
+			     "RATE/s");
+	print_string(PRINT_FP, NULL, col_fmt(fmt, " ", w->count, "s"),
+		     w->count_head);
+	if (w->percpu)
+		print_cpu_labels(w->cpu_first, w->nr_cpus, w->cpu);
+	if (w->labels) {
+		print_string(PRINT_FP, NULL,
+			     col_fmt(fmt, w->chip_lead, -w->chip, "s"), "CHIP");
+		if (w->detail) {
+			print_string(PRINT_FP, NULL,
+				     col_fmt(fmt, " ", w->hwirq, "s"), "HWIRQ");
+			print_string(PRINT_FP, NULL,
+				     col_fmt(fmt, " ", -w->type, "s"), "TYPE");
+		}
+		print_string(PRINT_FP, NULL, " %s", "ACTIONS");
+	}
+	print_nl();
+}
+
+/* chip, hwirq, type, actions; all null / none without @l. */
+static void print_irq_labels(const struct kstat_irq *l,
+			     const struct irq_cols *w)
+{
+	enum output_type dt = w->detail ? w->t : PRINT_JSON;
+	char fmt[COL_FMT_LEN], sep[COL_FMT_LEN];
+	size_t i;
+
+	col_fmt(fmt, w->chip_lead, -w->chip, "s");
+	if (l && l->chip)
+		print_string(w->t, "chip", fmt, l->chip);
+	else
+		print_null(w->t, "chip", fmt, "-");
+	col_fmt(fmt, " ", w->hwirq, "s");
+	if (l && l->has_hwirq)
+		print_u64(dt, "hwirq", col_fmt(fmt, " ", w->hwirq, PRIu64),
+			  l->hwirq);
+	else
+		print_null(dt, "hwirq", fmt, "-");
+	col_fmt(fmt, " ", -w->type, "s");
+	if (l)
+		print_string(dt, "type", fmt, irq_type(l));
+	else
+		print_null(dt, "type", fmt, "-");
+	snprintf(sep, sizeof(sep), "%s%%s", w->actions_sep);
+	open_json_array("actions");
+	for (i = 0; l && i < l->nr_actions; i++)
+		print_string(w->t, NULL, i ? sep : " %s", l->actions[i]);
+	close_json_array();
+	if (!l || !l->nr_actions)
+		print_string(PRINT_FP, NULL, " %s", w->no_actions);
+}
+
+void print_irq(const struct kstat_irq *q, const struct kstat_irq *label,
+	       double rate, const struct irq_cols *w)
+{
+	char fmt[COL_FMT_LEN];
+
+	open_json_object(NULL);
+	print_uint(w->t, "irq", col_fmt(fmt, "", w->irq, "u"), q->irq);
+	if (w->rate)
+		print_float(w->t, "rate", col_fmt(fmt, " ", w->rate_w, ".1f"),
+			    rate);
+	print_u64(w->t, "count", col_fmt(fmt, " ", w->count, PRIu64),
+		  q->count);
+	if (w->percpu && q->percpu)
+		print_percpu(w->t, q->percpu, q->nr_percpu, w->cpu);
+	if (w->labels)
+		print_irq_labels(label, w);
+	close_json_object();
+	if (w->t == PRINT_ANY)
+		print_nl();
+}
+
+/* ---- softirqs ---- */
+
+void softirq_cols_show(struct softirq_cols *w, const struct kstat_softirq *v,
+		       size_t nr, uint32_t cpu_first, bool percpu)
+{
+	uint32_t c;
+	size_t i;
+
+	*w = (struct softirq_cols){ .t = PRINT_ANY, .percpu = percpu,
+				    .name = 4, .count = 5,
+				    .cpu_first = cpu_first };
+	for (i = 0; i < nr; i++) {
+		w->name = max_int(w->name, (int)strlen(v[i].name));
+		w->count = max_int(w->count, (int)u64_width(v[i].count));
+		if (v[i].nr_percpu > w->nr_cpus)
+			w->nr_cpus = v[i].nr_percpu;
+		for (c = 0; c < v[i].nr_percpu; c++)
+			w->cpu = max_int(w->cpu, (int)u64_width(v[i].percpu[c]));
+	}
+	w->cpu = percpu_width(w->cpu, cpu_first, w->nr_cpus);
+	col_fmt(w->name_fmt, "", -w->name, "s");
+	col_fmt(w->count_fmt, " ", w->count, PRIu64);
+}
+
+void softirq_cols_rates(struct softirq_cols *w)
+{
+	*w = (struct softirq_cols){ .t = PRINT_ANY, .rate = true, .name = 10,
+				    .rate_w = 12, .count = 14 };
+	col_fmt(w->name_fmt, "", -w->name, "s");
+	col_fmt(w->rate_fmt, " ", w->rate_w, ".1f");
+	col_fmt(w->count_fmt, " ", w->count, PRIu64);
+}
+
+void softirq_cols_line(struct softirq_cols *w)
+{
+	*w = (struct softirq_cols){ .t = PRINT_ANY, .rate = true, .line = true };
+	strcpy(w->name_fmt, " %s");
+	strcpy(w->rate_fmt, " %.0f");
+}
+
+void softirq_cols_json(struct softirq_cols *w)
+{
+	*w = (struct softirq_cols){ .t = PRINT_JSON };
+}
+
+void print_softirq_header(const struct softirq_cols *w)
+{
+	char fmt[COL_FMT_LEN];
+
+	if (w->t != PRINT_ANY)
+		return;
+	if (w->line) {
+		print_string(PRINT_FP, NULL, "%s", "SOFTIRQ/s");
+		return;
+	}
+	print_string(PRINT_FP, NULL, col_fmt(fmt, "", -w->name, "s"), "NAME");
+	if (w->rate)
+		print_string(PRINT_FP, NULL, col_fmt(fmt, " ", w->rate_w, "s"),
+			     "RATE/s");
+	print_string(PRINT_FP, NULL, col_fmt(fmt, " ", w->count, "s"),
+		     w->rate ? "TOTAL" : "COUNT");
+	if (w->percpu)
+		print_cpu_labels(w->cpu_first, w->nr_cpus, w->cpu);
+	print_nl();
+}
+
+void print_softirq(const struct kstat_softirq *v, double rate,
+		   const struct softirq_cols *w)
+{
+	bool text = w->t == PRINT_ANY;
+
+	open_json_object(NULL);
+	print_string(w->t, "name", text ? w->name_fmt : NULL, v->name);
+	if (w->rate)
+		print_float(w->t, "rate", text ? w->rate_fmt : NULL, rate);
+	print_u64(text && w->count_fmt[0] ? w->t : PRINT_JSON, "count",
+		  text && w->count_fmt[0] ? w->count_fmt : NULL, v->count);
+	if (w->percpu && v->percpu)
+		print_percpu(w->t, v->percpu, v->nr_percpu, w->cpu);
+	close_json_object();
+	if (!w->line && w->t == PRINT_ANY)
+		print_nl();
+}
+
+/* ---- arch rows, the intr sum ---- */
+
+void print_arch(const struct kstat_arch *a)
+{
+	open_json_object(NULL);
+	print_string(PRINT_JSON, "name", NULL, a->name);
+	print_u64(PRINT_JSON, "count", NULL, a->count);
+	close_json_object();
+}
+
+void print_intr(uint64_t sum)
+{
+	print_u64(PRINT_ANY, "intr", " intr %" PRIu64, sum);
+}

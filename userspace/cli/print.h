@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One printer per object, after iproute2 (ip/ipmonitor.c hands each event
+ * to the print_*() that "show" uses): CPU times, IRQs, softirqs, arch
+ * rows, the intr sum, the summary configuration and the producer's
+ * statistics.  Every command that shows one of these objects (show,
+ * monitor, watch, top -b) prints it through the function here, so its
+ * JSON keys and shapes are the same everywhere; what differs between
+ * views is only the text layout, which the view passes in as a struct
+ * *_cols of printf formats (see json_print.h: a NULL format prints the
+ * value in JSON only).  The label helpers serve top's libsmartcols
+ * screen and the exporter's Prometheus labels too.
+ */
+#ifndef KSTAT_CLI_PRINT_H
+#define KSTAT_CLI_PRINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <libkstat.h>
+
+#include "json_print.h"
+#include "utils.h"
+
+/* ---- CPU times (nanoseconds) ---- */
+
+struct cpu_cols {
+	int cpu;			/* text widths */
+	int ns[KSTAT_CPUTIME_NR];
+};
+
+/* Widths as wide as the header or the widest value of @c[0 .. n - 1]. */
+void cpu_cols_fit(struct cpu_cols *w, const struct kstat_cputime *c,
+		  size_t n);
+/*
+ * An array @key (NULL inside an array or at the top) of one object per
+ * CPU, the total's "cpu" null; in text a header and a row each.  @w NULL:
+ * JSON only (monitor, whose text line summarises instead).
+ */
+void print_cputimes(const char *key, const struct kstat_cputime *c,
+		    size_t n, const struct cpu_cols *w);
+
+/* ---- IRQs ---- */
+
+/* The flow handler's name, else "level" or "edge". */
+const char *irq_type(const struct kstat_irq *q);
+/* The actions joined by @sep, "" without any (malloc'd; NULL: no memory). */
+char *irq_actions_join(const struct kstat_irq *q, const char *sep);
+/* strcmp() of the actions joined by ",", without joining them. */
+int irq_actions_cmp(const struct kstat_irq *a, const struct kstat_irq *b);
+
+/*
+ * What a view shows of an IRQ and how its text lays it out.  The JSON
+ * object is {irq[, rate], count[, percpu][, chip, hwirq, type, actions]}
+ * in every view: rate with @rate, percpu with @percpu (when the IRQ has
+ * per-CPU counts), the labels with @labels.
+ */
+struct irq_cols {
+	enum output_type t;		/* PRINT_ANY, or PRINT_JSON only */
+	bool rate, percpu, labels;
+	bool detail;			/* text: the HWIRQ and TYPE columns */
+	int irq, rate_w, count, cpu, chip, hwirq, type;	/* text widths */
+	const char *count_head;		/* "COUNT" or "TOTAL" */
+	const char *chip_lead;		/* " " or "  " */
+	const char *actions_sep;	/* text: ", " or "," */
+	const char *no_actions;		/* text: "-" or "" */
+	uint32_t cpu_first, nr_cpus;	/* per-CPU columns */
+};
+
+/* show's layout: widths that fit @irqs, per-CPU columns with @percpu. */
+void irq_cols_show(struct irq_cols *w, const struct kstat_irq *irqs,
+		   size_t nr, uint32_t cpu_first, bool percpu);
+/* watch's and top -b's layout: fixed widths, a rate, chip and actions. */
+void irq_cols_rates(struct irq_cols *w);
+/* JSON only, counts and per-CPU counts, no labels (monitor). */
+void irq_cols_json(struct irq_cols *w);
+
+void print_irq_header(const struct irq_cols *w);
+/*
+ * One IRQ: counts from @q, labels (chip, hwirq, type, actions) from
+ * @label (NULL: unknown, printed as null / none), @rate per second.
+ */
+void print_irq(const struct kstat_irq *q, const struct kstat_irq *label,
+	       double rate, const struct irq_cols *w);
+
+/* ---- softirqs ---- */
+
+/*
+ * What a view shows of a vector and how its text lays it out; the JSON
+ * object is {name[, rate], count[, percpu]} in every view.
+ */
+struct softirq_cols {
+	enum output_type t;		/* PRINT_ANY, or PRINT_JSON only */
+	bool rate, percpu;
+	bool line;			/* text: all vectors on one line (top) */
+	char name_fmt[COL_FMT_LEN], rate_fmt[COL_FMT_LEN];
+	char count_fmt[COL_FMT_LEN];	/* "": the count in JSON only */
+	int name, rate_w, count, cpu;	/* text widths */
+	uint32_t cpu_first, nr_cpus;	/* per-CPU columns */
+};
+
+/* show's layout: widths that fit @v, per-CPU columns with @percpu. */
+void softirq_cols_show(struct softirq_cols *w, const struct kstat_softirq *v,
+		       size_t nr, uint32_t cpu_first, bool percpu);
+/* watch's table: NAME RATE/s TOTAL. */
+void softirq_cols_rates(struct softirq_cols *w);
+/* top's line: "SOFTIRQ/s NAME RATE NAME RATE ...". */
+void softirq_cols_line(struct softirq_cols *w);
+/* JSON only, no rate (monitor). */
+void softirq_cols_json(struct softirq_cols *w);
+
+void print_softirq_header(const struct softirq_cols *w);
+void print_softirq(const struct kstat_softirq *v, double rate,
+		   const struct softirq_cols *w);
+
+/* ---- arch rows, the intr sum ---- */
+
+/* {name, count} (JSON only: the /proc printers have their own). */
+void print_arch(const struct kstat_arch *a);
+/* "intr": the /proc/stat intr total; " intr N" in text. */
+void print_intr(uint64_t sum);
+
+/* ---- summary configuration, producer statistics ---- */
+
+/*
+ * Object @key: {interval_ms, batch, keyframe, sections, percpu}; text
+ * "<lead>interval_ms N batch N keyframe N sections a,b percpu on|off".
+ */
+void print_config(const char *key, const struct kstat_config *c,
+		  const char *lead);
+void print_stats(const struct kstat_stats *s);
+
+#endif /* KSTAT_CLI_PRINT_H */
