@@ -80,18 +80,6 @@ struct kstat_handle *kstat_handle_alloc_offline(void);
 void kstat_set_error(struct kstat_handle *h, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/*
- * Parsers of one reply message into a list, appending; not exported
- * (tests link libkstat.a): tools with their own socket speak the UAPI.
- */
-struct nlmsghdr;
-int kstat_parse_cpu_msg(const struct nlmsghdr *nlh, struct kstat_cpu_list *l);
-int kstat_parse_irq_msg(const struct nlmsghdr *nlh, struct kstat_irq_list *l);
-int kstat_parse_softirq_msg(const struct nlmsghdr *nlh,
-			    struct kstat_softirq_list *l);
-void kstat_irq_list_clear(struct kstat_irq_list *l);
-void kstat_softirq_list_clear(struct kstat_softirq_list *l);
-
 #include <linux/netlink.h>
 
 /*
@@ -166,17 +154,105 @@ int kstat_get_u64(const struct nlattr *a, uint64_t *v);
 int kstat_get_str(const struct nlattr *a, char **out);
 
 int kstat_attrs_tile(const struct nlattr *head, int len);
+/* The attributes after the genl header, checked to fill the message. */
+int kstat_msg_attrs(const struct nlmsghdr *nlh, const struct nlattr **head,
+		    int *len);
 
-/* Nest parsers shared by replies and summaries. */
+int kstat_get_percpu(const struct nlattr *a, uint32_t **out, uint32_t *nr);
+int kstat_get_bytes(const struct nlattr *a, uint8_t **out, size_t *len);
+int kstat_grow(void **arr, size_t nr, size_t size);
+int kstat_reserve_slow(void **arr, size_t *cap, size_t need, size_t size);
+
+/* Room for @need elements in a growing array; the common case inline. */
+static inline int kstat_reserve(void **arr, size_t *cap, size_t need,
+				size_t size)
+{
+	return need <= *cap ? 0 : kstat_reserve_slow(arr, cap, need, size);
+}
+
+int kstat_parse_config_nest(const struct nlattr *nest, struct kstat_config *c);
+int kstat_parse_config_msg(const struct nlmsghdr *nlh, struct kstat_config *c);
+int kstat_parse_stats_msg(const struct nlmsghdr *nlh, struct kstat_stats *st);
+
+/*
+ * ---- sections ----
+ *
+ * The library's counters come as sections, as the kernel's do: each is
+ * one entry of kstat_sections[] (section.c) with the functions that parse
+ * its objects, append them to a GET reply's list, apply them to a
+ * subscriber's state, and free what they own.  The message walkers below
+ * only look sections up by attribute; adding a section is adding an
+ * entry.
+ */
+
+/* What a GET reply fills: the list of the request's kind, others NULL. */
+struct kstat_reply {
+	struct kstat_cpu_list *cpus;
+	struct kstat_irq_list *irqs;
+	struct kstat_softirq_list *softirqs;
+};
+
+/* A subscriber's counters: the sample being assembled, and its storage. */
+struct kstat_state {
+	struct kstat_sample s;
+	int cpus_reset;			/* this sample restarted its CPU list */
+	size_t cputime_size;		/* the caller's: stride of s.cpus */
+	size_t cap_cpus, cap_irqs, cap_arch, cap_softirqs;
+	int32_t *slot;			/* IRQ number -> index in s.irqs */
+	size_t nr_slots;
+	uint32_t *changed;		/* backs s.irqs_changed */
+	size_t cap_changed;
+};
+
+struct kstat_section {
+	const char *name;
+	int reply_attr;			/* top-level in GET replies, 0: none */
+	int sample_attr;		/* in a summary sample, 0: none */
+	uint32_t section;		/* KSTAT_SECTION_* a sample then has */
+	/* one object into its list in @r; skipped when that list is NULL */
+	int (*add)(struct kstat_reply *r, const struct nlattr *a);
+	/* one object of a sample into @st; @key: the sample is a keyframe */
+	int (*apply)(struct kstat_state *st, const struct nlattr *a, int key);
+	/* what this section's objects own, in a reply and in a state */
+	void (*free_reply)(struct kstat_reply *r);
+	void (*free_state)(struct kstat_state *st);
+};
+
+extern const struct kstat_section kstat_section_cpu, kstat_section_irq,
+	kstat_section_arch, kstat_section_intr_sum, kstat_section_nr_irqs,
+	kstat_section_online, kstat_section_softirq, kstat_section_config;
+
+/* A GET reply message into @r, appending; -EBADMSG if malformed. */
+int kstat_reply_parse_msg(const struct nlmsghdr *nlh, struct kstat_reply *r);
+/* Free what @r's lists hold and zero them (the lists stay). */
+void kstat_reply_clear(struct kstat_reply *r);
+/* One content attribute of a sample into @st (unknown ones skipped). */
+int kstat_state_apply(struct kstat_state *st, const struct nlattr *a, int key);
+/* A keyframe starts: drop what the sections' objects own. */
+void kstat_state_clear(struct kstat_state *st);
+/* Everything @st holds. */
+void kstat_state_free(struct kstat_state *st);
+
+/* Per-object parsers, shared by replies and samples. */
 int kstat_parse_cpu_nest(const struct nlattr *nest, struct kstat_cputime *c);
 int kstat_parse_irq_nest(const struct nlattr *nest, struct kstat_irq *q);
 int kstat_parse_arch_nest(const struct nlattr *nest, struct kstat_arch *r);
 int kstat_parse_softirq_nest(const struct nlattr *nest,
 			     struct kstat_softirq *s);
-int kstat_parse_config_nest(const struct nlattr *nest, struct kstat_config *c);
-int kstat_parse_config_msg(const struct nlmsghdr *nlh, struct kstat_config *c);
-int kstat_parse_stats_msg(const struct nlmsghdr *nlh, struct kstat_stats *st);
 void kstat_irq_free(struct kstat_irq *q);
+void kstat_arch_free(struct kstat_arch *r);
+void kstat_softirq_free(struct kstat_softirq *v);
+
+/*
+ * One reply message into a list, appending; not exported (tests link
+ * libkstat.a): tools with their own socket speak the UAPI.
+ */
+int kstat_parse_cpu_msg(const struct nlmsghdr *nlh, struct kstat_cpu_list *l);
+int kstat_parse_irq_msg(const struct nlmsghdr *nlh, struct kstat_irq_list *l);
+int kstat_parse_softirq_msg(const struct nlmsghdr *nlh,
+			    struct kstat_softirq_list *l);
+void kstat_irq_list_clear(struct kstat_irq_list *l);
+void kstat_softirq_list_clear(struct kstat_softirq_list *l);
 
 /* Extended ACK text of an error or NLMSG_DONE message, or NULL. */
 struct nlmsgerr;
@@ -191,6 +267,5 @@ struct kstat_sub *kstat_sub_alloc(const struct kstat_sub_ops *ops, void *arg);
 struct kstat_sub *kstat_sub_alloc_sz(const struct kstat_sub_ops *ops,
 				     size_t cputime_size, void *arg);
 int kstat_sub_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh);
-void kstat_arch_free(struct kstat_arch *r);
 
 #endif

@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libkstat: the irq section and what travels with it: the arch rows,
+ * the intr sum, and (in replies) nr_irqs and the online CPU bitmap.
+ * IRQ_GET replies fill a struct kstat_irq_list; samples update the
+ * subscriber's IRQs by number, in place.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libkstat.h"
+#include "internal.h"
+
+/* ---- IRQs ---- */
+
+static int add_action(struct kstat_irq *q, const struct nlattr *a)
+{
+	char *name = NULL;
+	int err;
+
+	err = kstat_get_str(a, &name);
+	if (!err)
+		err = kstat_grow((void **)&q->actions, q->nr_actions,
+				 sizeof(*q->actions));
+	if (err) {
+		free(name);
+		return err;
+	}
+	q->actions[q->nr_actions++] = name;
+	return 0;
+}
+
+static int parse_irq_attr(const struct nlattr *a, struct kstat_irq *q,
+			  int *seen)
+{
+	uint8_t level = 0;
+	int err;
+
+	switch (kattr_type(a)) {
+	case KSTAT_A_IRQ_ID:
+		*seen |= 1;
+		return kstat_get_u32(a, &q->irq);
+	case KSTAT_A_IRQ_COUNT:
+		*seen |= 2;
+		return kstat_get_u64(a, &q->count);
+	case KSTAT_A_IRQ_PERCPU:
+		return kstat_get_percpu(a, &q->percpu, &q->nr_percpu);
+	case KSTAT_A_IRQ_CHIP:
+		return kstat_get_str(a, &q->chip);
+	case KSTAT_A_IRQ_HWIRQ:
+		q->has_hwirq = 1;
+		return kstat_get_u64(a, &q->hwirq);
+	case KSTAT_A_IRQ_LEVEL:
+		err = kstat_get_u8(a, &level);
+		q->level = level;
+		return err;
+	case KSTAT_A_IRQ_NAME:
+		return kstat_get_str(a, &q->name);
+	case KSTAT_A_IRQ_ACTION:
+		return add_action(q, a);
+	default:
+		return 0;	/* newer kernel: skip */
+	}
+}
+
+/*
+ * One IRQ nest into @q (zeroed by the caller).  Totals only, the shape
+ * of every IRQ in a totals dump or a keyframe, is recognised in a few
+ * loads before the general walk.
+ */
+int kstat_parse_irq_nest(const struct nlattr *nest, struct kstat_irq *q)
+{
+	const struct nlattr *a;
+	int rem, err, seen = 0;
+
+	if (kattr_len(nest) == IRQ_TOTALS_LEN &&
+	    irq_totals_fast(nest, &q->irq, &q->count))
+		return 0;
+	kattr_for_each_nested(a, nest, rem) {
+		err = parse_irq_attr(a, q, &seen);
+		if (err)
+			return err;
+	}
+	/* id and count are required; leftover bytes are corruption */
+	return seen == 3 && rem <= 0 ? 0 : -EBADMSG;
+}
+
+void kstat_irq_free(struct kstat_irq *q)
+{
+	size_t i;
+
+	/* Most IRQs own nothing: skip the calls to free(). */
+	if (!q->actions && !q->percpu && !q->chip && !q->name)
+		return;
+	for (i = 0; i < q->nr_actions; i++)
+		free(q->actions[i]);
+	free(q->actions);
+	free(q->percpu);
+	free(q->chip);
+	free(q->name);
+}
+
+static int irq_add(struct kstat_reply *r, const struct nlattr *a)
+{
+	struct kstat_irq_list *l = r->irqs;
+	int err;
+
+	if (!l)
+		return 0;
+	err = kstat_grow((void **)&l->irqs, l->nr, sizeof(*l->irqs));
+	if (err)
+		return err;
+	/* counted before it is parsed: the list's clear frees what it got */
+	return kstat_parse_irq_nest(a, &l->irqs[l->nr++]);
+}
+
+static int slot_reserve(struct kstat_state *st, uint32_t irq)
+{
+	size_t old = st->nr_slots, i;
+
+	if (irq < old)
+		return 0;
+	if (irq >= (1u << 24))
+		return -EBADMSG;	/* no kernel has that many IRQs */
+	if (kstat_reserve((void **)&st->slot, &st->nr_slots, (size_t)irq + 1,
+			  sizeof(*st->slot)))
+		return -ENOMEM;
+	for (i = old; i < st->nr_slots; i++)
+		st->slot[i] = -1;
+	return 0;
+}
+
+/* Per-CPU counts into @dst, reusing its array when the size is the same. */
+static int copy_percpu(struct kstat_irq *dst, const struct nlattr *a)
+{
+	uint32_t n = kattr_len(a) / sizeof(uint32_t);
+	uint32_t *p = dst->percpu;
+
+	if (kattr_len(a) % sizeof(uint32_t))
+		return -EBADMSG;
+	if (n != dst->nr_percpu || !p) {
+		p = realloc(p, n ? n * sizeof(*p) : 1);
+		if (!p)
+			return -ENOMEM;
+		dst->percpu = p;
+		dst->nr_percpu = n;
+	}
+	memcpy(p, kattr_data(a), n * sizeof(*p));
+	return 0;
+}
+
+/* A sample's IRQ nest: id, count and maybe per-CPU counts, no metadata. */
+static int parse_sample_irq(const struct nlattr *nest, uint32_t *irq,
+			    uint64_t *count, const struct nlattr **percpu)
+{
+	const struct nlattr *a;
+	int rem, seen = 0;
+
+	if (kattr_len(nest) == IRQ_TOTALS_LEN && irq_totals_fast(nest, irq, count))
+		return 0;
+	kattr_for_each_nested(a, nest, rem) {
+		switch (kattr_type(a)) {
+		case KSTAT_A_IRQ_ID:
+			seen |= 1;
+			if (kstat_get_u32(a, irq))
+				return -EBADMSG;
+			break;
+		case KSTAT_A_IRQ_COUNT:
+			seen |= 2;
+			if (kstat_get_u64(a, count))
+				return -EBADMSG;
+			break;
+		case KSTAT_A_IRQ_PERCPU:
+			*percpu = a;
+			break;
+		}
+	}
+	return seen == 3 && rem <= 0 ? 0 : -EBADMSG;
+}
+
+/* The state's entry for @irq; a keyframe (ascending) appends new ones. */
+static struct kstat_irq *irq_entry(struct kstat_state *st, uint32_t irq,
+				   int key, int *err)
+{
+	*err = slot_reserve(st, irq);
+	if (*err)
+		return NULL;
+	if (st->slot[irq] >= 0)
+		return &st->s.irqs[st->slot[irq]];
+	*err = key ? kstat_reserve((void **)&st->s.irqs, &st->cap_irqs,
+				   st->s.nr_irqs + 1, sizeof(*st->s.irqs)) :
+		     -EBADMSG;	/* a delta may not add an IRQ */
+	if (*err)
+		return NULL;
+	st->slot[irq] = st->s.nr_irqs;
+	return &st->s.irqs[st->s.nr_irqs++];
+}
+
+/*
+ * The per-IRQ hot path of a keyframe: parsed in place into the state's
+ * entry, no struct copy, and the IRQ noted as changed by this sample.
+ */
+static int irq_apply(struct kstat_state *st, const struct nlattr *nest, int key)
+{
+	const struct nlattr *percpu = NULL;
+	struct kstat_irq *dst;
+	uint64_t count = 0;
+	uint32_t irq = 0;
+	int err = parse_sample_irq(nest, &irq, &count, &percpu);
+
+	if (err)
+		return err;
+	dst = irq_entry(st, irq, key, &err);
+	if (!dst)
+		return err;
+	dst->irq = irq;
+	dst->count = count;
+	if (percpu) {
+		err = copy_percpu(dst, percpu);
+		if (err)
+			return err;
+	}
+	err = kstat_reserve((void **)&st->changed, &st->cap_changed,
+			    st->s.nr_irqs_changed + 1, sizeof(*st->changed));
+	if (err)
+		return err;
+	st->changed[st->s.nr_irqs_changed++] = irq;
+	st->s.irqs_changed = st->changed;
+	return 0;
+}
+
+/* Entries keep their zeroed metadata; only per-CPU arrays are owned. */
+static void irq_free_state(struct kstat_state *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->s.nr_irqs; i++) {
+		struct kstat_irq *q = &st->s.irqs[i];
+
+		st->slot[q->irq] = -1;	/* slots cover every IRQ we added */
+		if (q->percpu) {
+			free(q->percpu);
+			q->percpu = NULL;
+			q->nr_percpu = 0;
+		}
+	}
+	st->s.nr_irqs = 0;
+}
+
+void kstat_irq_list_clear(struct kstat_irq_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		kstat_irq_free(&l->irqs[i]);
+	for (i = 0; i < l->nr_arch; i++)
+		kstat_arch_free(&l->arch[i]);
+	free(l->irqs);
+	free(l->arch);
+	free(l->online);
+	memset(l, 0, sizeof(*l));
+}
+
+void kstat_irq_list_free(struct kstat_irq_list *l)
+{
+	if (!l)
+		return;
+	kstat_irq_list_clear(l);
+	free(l);
+}
+
+/* The list holds the arch rows, intr sum and bitmap too: one clear. */
+static void irq_free_reply(struct kstat_reply *r)
+{
+	if (r->irqs)
+		kstat_irq_list_clear(r->irqs);
+}
+
+const struct kstat_section kstat_section_irq = {
+	.name = "irq",
+	.reply_attr = KSTAT_A_IRQ,
+	.sample_attr = KSTAT_A_SAMPLE_IRQ,
+	.add = irq_add,
+	.apply = irq_apply,
+	.free_reply = irq_free_reply,
+	.free_state = irq_free_state,
+};
+
+/* ---- arch rows ---- */
+
+int kstat_parse_arch_nest(const struct nlattr *nest, struct kstat_arch *r)
+{
+	const struct nlattr *a;
+	int rem, err = 0;
+
+	kattr_for_each_nested(a, nest, rem) {
+		switch (kattr_type(a)) {
+		case KSTAT_A_ARCH_NAME:
+			err = kstat_get_str(a, &r->name);
+			break;
+		case KSTAT_A_ARCH_DESC:
+			err = kstat_get_str(a, &r->desc);
+			break;
+		case KSTAT_A_ARCH_COUNT:
+			err = kstat_get_u64(a, &r->count);
+			break;
+		case KSTAT_A_ARCH_PERCPU:
+			err = kstat_get_percpu(a, &r->percpu, &r->nr_percpu);
+			break;
+		}
+		if (err)
+			return err;
+	}
+	return r->name && rem <= 0 ? 0 : -EBADMSG;
+}
+
+void kstat_arch_free(struct kstat_arch *r)
+{
+	free(r->name);
+	free(r->desc);
+	free(r->percpu);
+}
+
+static int arch_add(struct kstat_reply *r, const struct nlattr *a)
+{
+	struct kstat_irq_list *l = r->irqs;
+	int err;
+
+	if (!l)
+		return 0;
+	err = kstat_grow((void **)&l->arch, l->nr_arch, sizeof(*l->arch));
+	if (err)
+		return err;
+	return kstat_parse_arch_nest(a, &l->arch[l->nr_arch++]);
+}
+
+/* Rows are matched by name: a delta carries the count, not the desc. */
+static int arch_apply(struct kstat_state *st, const struct nlattr *a, int key)
+{
+	struct kstat_arch r = { 0 };
+	size_t i;
+	int err = kstat_parse_arch_nest(a, &r);
+
+	(void)key;
+	for (i = 0; !err && i < st->s.nr_arch; i++) {
+		if (strcmp(st->s.arch[i].name, r.name))
+			continue;
+		st->s.arch[i].count = r.count;
+		kstat_arch_free(&r);
+		return 0;
+	}
+	if (!err)
+		err = kstat_reserve((void **)&st->s.arch, &st->cap_arch,
+				    st->s.nr_arch + 1, sizeof(r));
+	if (err) {
+		kstat_arch_free(&r);
+		return err;
+	}
+	st->s.arch[st->s.nr_arch++] = r;
+	return 0;
+}
+
+static void arch_free_state(struct kstat_state *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->s.nr_arch; i++)
+		kstat_arch_free(&st->s.arch[i]);
+	st->s.nr_arch = 0;
+}
+
+const struct kstat_section kstat_section_arch = {
+	.name = "arch",
+	.reply_attr = KSTAT_A_ARCH,
+	.sample_attr = KSTAT_A_SAMPLE_ARCH,
+	.add = arch_add,
+	.apply = arch_apply,
+	.free_state = arch_free_state,
+};
+
+/* ---- the intr sum, and a dump's nr_irqs and online CPUs ---- */
+
+static int intr_sum_add(struct kstat_reply *r, const struct nlattr *a)
+{
+	if (!r->irqs)
+		return 0;
+	r->irqs->has_totals = 1;
+	return kstat_get_u64(a, &r->irqs->intr_sum);
+}
+
+/* Every sample with the irq section has the sum: it marks the section. */
+static int intr_sum_apply(struct kstat_state *st, const struct nlattr *a,
+			  int key)
+{
+	(void)key;
+	return kstat_get_u64(a, &st->s.intr_sum);
+}
+
+const struct kstat_section kstat_section_intr_sum = {
+	.name = "intr_sum",
+	.reply_attr = KSTAT_A_INTR_SUM,
+	.sample_attr = KSTAT_A_SAMPLE_INTR_SUM,
+	.section = KSTAT_SECTION_IRQ,
+	.add = intr_sum_add,
+	.apply = intr_sum_apply,
+};
+
+static int nr_irqs_add(struct kstat_reply *r, const struct nlattr *a)
+{
+	return r->irqs ? kstat_get_u32(a, &r->irqs->nr_irqs) : 0;
+}
+
+const struct kstat_section kstat_section_nr_irqs = {
+	.name = "nr_irqs",
+	.reply_attr = KSTAT_A_NR_IRQS,
+	.add = nr_irqs_add,
+};
+
+/* IRQ and softirq replies both carry the bitmap; each list keeps it. */
+static int online_add(struct kstat_reply *r, const struct nlattr *a)
+{
+	if (r->irqs)
+		return kstat_get_bytes(a, &r->irqs->online,
+				       &r->irqs->online_len);
+	if (r->softirqs)
+		return kstat_get_bytes(a, &r->softirqs->online,
+				       &r->softirqs->online_len);
+	return 0;
+}
+
+const struct kstat_section kstat_section_online = {
+	.name = "online",
+	.reply_attr = KSTAT_A_ONLINE_CPUS,
+	.add = online_add,
+};

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libkstat: the section table.  The kernel sends its counters as
+ * sections (cpu, irq with its arch rows and intr sum, softirq, ...); the
+ * library keeps one entry per section with the functions that take its
+ * objects into a GET reply's list and into a subscriber's state.  The
+ * walkers here know no section: a new one is a new entry below.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+
+#include "libkstat.h"
+#include "internal.h"
+
+/* The IRQ section first: its objects are the many, its lookup the first. */
+static const struct kstat_section *const kstat_sections[] = {
+	&kstat_section_irq,
+	&kstat_section_cpu,
+	&kstat_section_softirq,
+	&kstat_section_arch,
+	&kstat_section_intr_sum,
+	&kstat_section_nr_irqs,
+	&kstat_section_online,
+	&kstat_section_config,
+};
+
+#define NR_SECTIONS	(sizeof(kstat_sections) / sizeof(kstat_sections[0]))
+
+static const struct kstat_section *section_by_reply_attr(int type)
+{
+	size_t i;
+
+	for (i = 0; i < NR_SECTIONS; i++)
+		if (kstat_sections[i]->reply_attr == type)
+			return kstat_sections[i];
+	return NULL;
+}
+
+static const struct kstat_section *section_by_sample_attr(int type)
+{
+	size_t i;
+
+	for (i = 0; i < NR_SECTIONS; i++)
+		if (kstat_sections[i]->sample_attr == type)
+			return kstat_sections[i];
+	return NULL;
+}
+
+int kstat_reply_parse_msg(const struct nlmsghdr *nlh, struct kstat_reply *r)
+{
+	const struct kstat_section *sec = NULL;
+	const struct nlattr *head, *a;
+	int len, rem, err, type = -1;
+
+	err = kstat_msg_attrs(nlh, &head, &len);
+	if (err)
+		return err;
+	kattr_for_each(a, head, len, rem) {
+		/* a dump's attributes come in runs of one type: look up once */
+		if (kattr_type(a) != type) {
+			type = kattr_type(a);
+			sec = type ? section_by_reply_attr(type) : NULL;
+		}
+		err = sec && sec->add ? sec->add(r, a) : 0;
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+void kstat_reply_clear(struct kstat_reply *r)
+{
+	size_t i;
+
+	for (i = 0; i < NR_SECTIONS; i++)
+		if (kstat_sections[i]->free_reply)
+			kstat_sections[i]->free_reply(r);
+}
+
+int kstat_state_apply(struct kstat_state *st, const struct nlattr *a, int key)
+{
+	const struct kstat_section *sec = section_by_sample_attr(kattr_type(a));
+
+	if (!sec || !sec->apply)
+		return 0;	/* newer kernel: skip */
+	st->s.sections |= sec->section;
+	return sec->apply(st, a, key);
+}
+
+void kstat_state_clear(struct kstat_state *st)
+{
+	size_t i;
+
+	for (i = 0; i < NR_SECTIONS; i++)
+		if (kstat_sections[i]->free_state)
+			kstat_sections[i]->free_state(st);
+}
+
+void kstat_state_free(struct kstat_state *st)
+{
+	kstat_state_clear(st);
+	free(st->s.irqs);
+	free(st->s.arch);
+	free(st->s.softirqs);
+	free(st->s.cpus);
+	free(st->slot);
+	free(st->changed);
+}
+
+/* ---- the request parsers, one list each ---- */
+
+int kstat_parse_cpu_msg(const struct nlmsghdr *nlh, struct kstat_cpu_list *l)
+{
+	struct kstat_reply r = { .cpus = l };
+
+	return kstat_reply_parse_msg(nlh, &r);
+}
+
+int kstat_parse_irq_msg(const struct nlmsghdr *nlh, struct kstat_irq_list *l)
+{
+	struct kstat_reply r = { .irqs = l };
+
+	return kstat_reply_parse_msg(nlh, &r);
+}
+
+int kstat_parse_softirq_msg(const struct nlmsghdr *nlh,
+			    struct kstat_softirq_list *l)
+{
+	struct kstat_reply r = { .softirqs = l };
+
+	return kstat_reply_parse_msg(nlh, &r);
+}
