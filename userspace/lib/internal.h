@@ -202,6 +202,7 @@ struct kstat_state {
 	size_t nr_slots;
 	uint32_t *changed;		/* backs s.irqs_changed */
 	size_t cap_changed;
+	size_t key_pos;			/* a keyframe's next IRQ entry */
 };
 
 struct kstat_section {
@@ -213,6 +214,17 @@ struct kstat_section {
 	int (*add)(struct kstat_reply *r, const struct nlattr *a);
 	/* one object of a sample into @st; @key: the sample is a keyframe */
 	int (*apply)(struct kstat_state *st, const struct nlattr *a, int key);
+	/*
+	 * Or the whole run of its objects at @a (@len bytes to the end of
+	 * the piece): the bytes it took, or -errno.  For sections with
+	 * thousands of objects, where a call per object is the cost.
+	 */
+	int (*apply_run)(struct kstat_state *st, const struct nlattr *a,
+			 int len, int key);
+	/* a keyframe begins: what the last one set up is to be replaced */
+	void (*reset)(struct kstat_state *st);
+	/* the sample is complete, before it is delivered */
+	void (*finish)(struct kstat_state *st);
 	/* what this section's objects own, in a reply and in a state */
 	void (*free_reply)(struct kstat_reply *r);
 	void (*free_state)(struct kstat_state *st);
@@ -226,10 +238,17 @@ extern const struct kstat_section kstat_section_cpu, kstat_section_irq,
 int kstat_reply_parse_msg(const struct nlmsghdr *nlh, struct kstat_reply *r);
 /* Free what @r's lists hold and zero them (the lists stay). */
 void kstat_reply_clear(struct kstat_reply *r);
-/* One content attribute of a sample into @st (unknown ones skipped). */
-int kstat_state_apply(struct kstat_state *st, const struct nlattr *a, int key);
-/* A keyframe starts: drop what the sections' objects own. */
-void kstat_state_clear(struct kstat_state *st);
+/*
+ * A sample piece's content, the @len bytes at @head after its header,
+ * into @st (unknown attributes skipped); -EBADMSG if malformed.  With
+ * @st NULL, only checked.
+ */
+int kstat_state_apply(struct kstat_state *st, const struct nlattr *head,
+		      int len, int key);
+/* A keyframe starts: each section's reset. */
+void kstat_state_reset(struct kstat_state *st);
+/* The sample is complete: each section's finish. */
+void kstat_state_finish(struct kstat_state *st);
 /* Everything @st holds. */
 void kstat_state_free(struct kstat_state *st);
 

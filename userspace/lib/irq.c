@@ -179,28 +179,58 @@ static int parse_sample_irq(const struct nlattr *nest, uint32_t *irq,
 	return seen == 3 && rem <= 0 ? 0 : -EBADMSG;
 }
 
-/* The state's entry for @irq; a keyframe (ascending) appends new ones. */
-static struct kstat_irq *irq_entry(struct kstat_state *st, uint32_t irq,
-				   int key, int *err)
+/* Forget entries from @from on: their slots, their per-CPU arrays. */
+static void irq_truncate(struct kstat_state *st, size_t from)
 {
-	*err = slot_reserve(st, irq);
-	if (*err)
-		return NULL;
-	if (st->slot[irq] >= 0)
-		return &st->s.irqs[st->slot[irq]];
-	*err = key ? kstat_reserve((void **)&st->s.irqs, &st->cap_irqs,
-				   st->s.nr_irqs + 1, sizeof(*st->s.irqs)) :
-		     -EBADMSG;	/* a delta may not add an IRQ */
-	if (*err)
-		return NULL;
-	st->slot[irq] = st->s.nr_irqs;
-	return &st->s.irqs[st->s.nr_irqs++];
+	size_t i;
+
+	for (i = from; i < st->s.nr_irqs; i++) {
+		struct kstat_irq *q = &st->s.irqs[i];
+
+		st->slot[q->irq] = -1;	/* slots cover every IRQ we added */
+		free(q->percpu);
+		q->percpu = NULL;
+		q->nr_percpu = 0;
+	}
+	if (st->s.nr_irqs > from)
+		st->s.nr_irqs = from;
 }
 
 /*
- * The per-IRQ hot path of a keyframe: parsed in place into the state's
- * entry, no struct copy, and the IRQ noted as changed by this sample.
+ * The state's entry for @irq.  A keyframe lists every IRQ in ascending
+ * order, which is the entries' order: while the IRQ set is unchanged,
+ * its next IRQ is the next entry, and nothing needs looking up.  Where it
+ * differs, the entries from there on are dropped and it appends.
  */
+static struct kstat_irq *irq_entry(struct kstat_state *st, uint32_t irq,
+				   int key, int *err)
+{
+	size_t pos = st->key_pos;
+
+	if (key && pos < st->s.nr_irqs && st->s.irqs[pos].irq == irq) {
+		st->key_pos++;
+		return &st->s.irqs[pos];
+	}
+	*err = slot_reserve(st, irq);
+	if (*err)
+		return NULL;
+	if (st->slot[irq] >= 0 && (!key || (size_t)st->slot[irq] < pos))
+		return &st->s.irqs[st->slot[irq]];
+	if (!key) {
+		*err = -EBADMSG;	/* a delta may not add an IRQ */
+		return NULL;
+	}
+	irq_truncate(st, pos);
+	*err = kstat_reserve((void **)&st->s.irqs, &st->cap_irqs,
+			     st->s.nr_irqs + 1, sizeof(*st->s.irqs));
+	if (*err)
+		return NULL;
+	st->slot[irq] = st->s.nr_irqs;
+	st->key_pos = st->s.nr_irqs + 1;
+	return &st->s.irqs[st->s.nr_irqs++];
+}
+
+/* One IRQ of a sample into its entry, noted as changed by this sample. */
 static int irq_apply(struct kstat_state *st, const struct nlattr *nest, int key)
 {
 	const struct nlattr *percpu = NULL;
@@ -230,22 +260,96 @@ static int irq_apply(struct kstat_state *st, const struct nlattr *nest, int key)
 	return 0;
 }
 
+/* Header words (length | type << 16) of a totals-only IRQ nest's two. */
+#define IRQ_ID_HDR	((uint32_t)(NLA_HDRLEN + 4) | KSTAT_A_IRQ_ID << 16)
+#define IRQ_COUNT_HDR	((uint32_t)(NLA_HDRLEN + 8) | KSTAT_A_IRQ_COUNT << 16)
+#define IRQ_NEST_LEN	(NLA_HDRLEN + IRQ_TOTALS_LEN)
+#define IRQ_NEST_HDR	((uint32_t)IRQ_NEST_LEN | KSTAT_A_SAMPLE_IRQ << 16)
+#define NLA_FLAGS_WORD	((uint32_t)(NLA_F_NESTED | NLA_F_NET_BYTEORDER) << 16)
+
+/* The 32-bit header word at @p. */
+static inline uint32_t hdr_word(const char *p)
+{
+	uint32_t w;
+
+	memcpy(&w, p, sizeof(w));
+	return w;
+}
+
+/*
+ * The hot path of a keyframe, which carries thousands of IRQs: a run of
+ * totals-only nests, each the next entry of an unchanged IRQ set, with
+ * room to note it.  Whole header words are compared, and the state is
+ * held in locals (no strict aliasing here: every store would reload it).
+ * Returns the bytes taken; 0 sends the nest at @a to irq_apply().
+ */
+static int irq_key_run(struct kstat_state *st, const struct nlattr *a, int len)
+{
+	const char *p = (const char *)a;
+	struct kstat_irq *irqs = st->s.irqs;
+	uint32_t *changed = st->changed, irq;
+	size_t pos = st->key_pos, n = st->s.nr_irqs_changed, k, room;
+	uint64_t count;
+	int rem = len;
+
+	room = st->s.nr_irqs - pos;
+	if (st->cap_changed - n < room)
+		room = st->cap_changed - n;
+	for (k = 0; k < room && rem >= IRQ_NEST_LEN; k++) {
+		if ((hdr_word(p) & ~NLA_FLAGS_WORD) != IRQ_NEST_HDR ||
+		    hdr_word(p + NLA_HDRLEN) != IRQ_ID_HDR ||
+		    hdr_word(p + 2 * NLA_HDRLEN + 4) != IRQ_COUNT_HDR)
+			break;
+		memcpy(&irq, p + 2 * NLA_HDRLEN, sizeof(irq));
+		if (irqs[pos + k].irq != irq)
+			break;
+		memcpy(&count, p + 3 * NLA_HDRLEN + 4, sizeof(count));
+		irqs[pos + k].count = count;
+		changed[n + k] = irq;
+		p += IRQ_NEST_LEN;
+		rem -= IRQ_NEST_LEN;
+	}
+	st->key_pos = pos + k;
+	st->s.nr_irqs_changed = n + k;
+	return len - rem;
+}
+
+static int irq_apply_run(struct kstat_state *st, const struct nlattr *a,
+			 int len, int key)
+{
+	int rem = len, err;
+
+	while (kattr_ok(a, rem) && kattr_type(a) == KSTAT_A_SAMPLE_IRQ) {
+		err = key ? irq_key_run(st, a, rem) : 0;
+		if (err) {
+			a = (const struct nlattr *)((const char *)a + err);
+			rem -= err;
+			continue;
+		}
+		err = irq_apply(st, a, key);
+		if (err)
+			return err;
+		a = kattr_next(a, &rem);
+	}
+	return len - rem;
+}
+
+static void irq_reset(struct kstat_state *st)
+{
+	st->key_pos = 0;
+}
+
+/* A keyframe's IRQs are the whole set: the entries it did not reach go. */
+static void irq_finish(struct kstat_state *st)
+{
+	if (st->s.keyframe)
+		irq_truncate(st, st->key_pos);
+}
+
 /* Entries keep their zeroed metadata; only per-CPU arrays are owned. */
 static void irq_free_state(struct kstat_state *st)
 {
-	size_t i;
-
-	for (i = 0; i < st->s.nr_irqs; i++) {
-		struct kstat_irq *q = &st->s.irqs[i];
-
-		st->slot[q->irq] = -1;	/* slots cover every IRQ we added */
-		if (q->percpu) {
-			free(q->percpu);
-			q->percpu = NULL;
-			q->nr_percpu = 0;
-		}
-	}
-	st->s.nr_irqs = 0;
+	irq_truncate(st, 0);
 }
 
 void kstat_irq_list_clear(struct kstat_irq_list *l)
@@ -282,7 +386,9 @@ const struct kstat_section kstat_section_irq = {
 	.reply_attr = KSTAT_A_IRQ,
 	.sample_attr = KSTAT_A_SAMPLE_IRQ,
 	.add = irq_add,
-	.apply = irq_apply,
+	.apply_run = irq_apply_run,
+	.reset = irq_reset,
+	.finish = irq_finish,
 	.free_reply = irq_free_reply,
 	.free_state = irq_free_state,
 };
@@ -376,6 +482,7 @@ const struct kstat_section kstat_section_arch = {
 	.sample_attr = KSTAT_A_SAMPLE_ARCH,
 	.add = arch_add,
 	.apply = arch_apply,
+	.reset = arch_free_state,
 	.free_state = arch_free_state,
 };
 

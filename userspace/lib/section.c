@@ -80,28 +80,71 @@ void kstat_reply_clear(struct kstat_reply *r)
 			kstat_sections[i]->free_reply(r);
 }
 
-int kstat_state_apply(struct kstat_state *st, const struct nlattr *a, int key)
+/*
+ * The content comes in runs of one type (a keyframe's thousands of IRQs):
+ * the section is looked up once per run.  The header's attributes come
+ * before any content (the UAPI says so): one after it is corruption.
+ */
+int kstat_state_apply(struct kstat_state *st, const struct nlattr *head,
+		      int len, int key)
 {
-	const struct kstat_section *sec = section_by_sample_attr(kattr_type(a));
+	const struct kstat_section *sec = NULL;
+	const struct nlattr *a = head;
+	int rem = len, err, type = -1;
 
-	if (!sec || !sec->apply)
-		return 0;	/* newer kernel: skip */
-	st->s.sections |= sec->section;
-	return sec->apply(st, a, key);
+	while (kattr_ok(a, rem)) {
+		if (kattr_type(a) != type) {
+			type = kattr_type(a);
+			if (type <= KSTAT_A_SAMPLE_KEYFRAME &&
+			    type != KSTAT_A_SAMPLE_PAD)
+				return -EBADMSG;
+			sec = section_by_sample_attr(type);
+			if (sec && st)
+				st->s.sections |= sec->section;
+		}
+		if (sec && st && sec->apply_run) {
+			err = sec->apply_run(st, a, rem, key);
+			if (err < 0)
+				return err;
+			a = (const struct nlattr *)((const char *)a + err);
+			rem -= err;
+			continue;
+		}
+		if (sec && st && sec->apply) {
+			err = sec->apply(st, a, key);
+			if (err)
+				return err;
+		}
+		a = kattr_next(a, &rem);	/* newer kernel, or checking */
+	}
+	return rem ? -EBADMSG : 0;
 }
 
-void kstat_state_clear(struct kstat_state *st)
+void kstat_state_reset(struct kstat_state *st)
+{
+	size_t i;
+
+	for (i = 0; i < NR_SECTIONS; i++)
+		if (kstat_sections[i]->reset)
+			kstat_sections[i]->reset(st);
+}
+
+void kstat_state_finish(struct kstat_state *st)
+{
+	size_t i;
+
+	for (i = 0; i < NR_SECTIONS; i++)
+		if (kstat_sections[i]->finish)
+			kstat_sections[i]->finish(st);
+}
+
+void kstat_state_free(struct kstat_state *st)
 {
 	size_t i;
 
 	for (i = 0; i < NR_SECTIONS; i++)
 		if (kstat_sections[i]->free_state)
 			kstat_sections[i]->free_state(st);
-}
-
-void kstat_state_free(struct kstat_state *st)
-{
-	kstat_state_clear(st);
 	free(st->s.irqs);
 	free(st->s.arch);
 	free(st->s.softirqs);

@@ -131,6 +131,7 @@ const struct kstat_section kstat_section_softirq = {
 	.section = KSTAT_SECTION_SOFTIRQ,
 	.add = softirq_add,
 	.apply = softirq_apply,
+	.reset = softirq_free_state,
 	.free_reply = softirq_free_reply,
 	.free_state = softirq_free_state,
 };

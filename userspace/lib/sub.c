@@ -93,6 +93,7 @@ static void sample_finish(struct kstat_sub *sub)
 	sub->pending = 0;
 	if (!sub->synced)
 		return;
+	kstat_state_finish(&sub->st);
 	if (sub->ops.sample)
 		sub->ops.sample(&sub->st.s, sub->arg);
 	sub->delivered++;
@@ -144,7 +145,7 @@ static void sample_begin(struct kstat_sub *sub, const struct piece *p)
 	sub->next_seq = p->seq + 1;
 
 	if (p->key) {
-		kstat_state_clear(&sub->st);
+		kstat_state_reset(&sub->st);
 		sub->synced = 1;
 	}
 	sub->pending = 1;
@@ -207,45 +208,34 @@ static int piece_start(struct kstat_sub *sub, const struct piece *p)
 }
 
 /*
- * One pass over a sample piece: the header attributes come first (the
- * UAPI says so), then the content, applied as it comes.
+ * A sample piece: its header (which comes first, the UAPI says so), then
+ * its content, applied by the sections unless the piece is to be skipped.
  */
 static int sample_piece(struct kstat_sub *sub, const struct nlattr *nest)
 {
 	struct piece p = { 0 };
 	const struct nlattr *a;
-	int rem, err, started = 0, skip = 0;
+	int rem, err;
 
 	kattr_for_each_nested(a, nest, rem) {
-		int t = kattr_type(a);
-
-		if (t <= KSTAT_A_SAMPLE_KEYFRAME) {	/* the header */
-			if (t == KSTAT_A_SAMPLE_PAD)
-				continue;
-			if (started)
-				return -EBADMSG;	/* header after content */
-			err = piece_header_attr(a, &p);
-			if (err < 0)
-				return err;
+		if (kattr_type(a) > KSTAT_A_SAMPLE_KEYFRAME)
+			break;		/* the content starts */
+		if (kattr_type(a) == KSTAT_A_SAMPLE_PAD)
 			continue;
-		}
-		if (!started) {
-			if (!p.has_seq)
-				return -EBADMSG;
-			skip = piece_start(sub, &p);
-			started = 1;
-		}
-		if (skip)
-			continue;
-		err = kstat_state_apply(&sub->st, a, p.key);
-		if (err)
+		err = piece_header_attr(a, &p);
+		if (err < 0)
 			return err;
 	}
-	if (rem > 0 || !p.has_seq)
+	if (!p.has_seq)
 		return -EBADMSG;
-	if (!started)
+	if (rem > 0 && !kattr_ok(a, rem))
+		return -EBADMSG;	/* trailing bytes, no content */
+	if (rem <= 0) {
 		piece_start(sub, &p);	/* a piece with a header only */
-	return 0;
+		return 0;
+	}
+	return kstat_state_apply(piece_start(sub, &p) ? NULL : &sub->st, a,
+				 rem, p.key);
 }
 
 /* Drop the sample being assembled: some of its pieces never came. */
