@@ -250,6 +250,11 @@ static int irq_apply(struct kstat_state *st, const struct nlattr *nest, int key)
 		err = copy_percpu(dst, percpu);
 		if (err)
 			return err;
+	} else if (key && dst->percpu) {
+		/* a keyframe is the whole truth: no per-CPU counts now */
+		free(dst->percpu);
+		dst->percpu = NULL;
+		dst->nr_percpu = 0;
 	}
 	err = kstat_reserve((void **)&st->changed, &st->cap_changed,
 			    st->s.nr_irqs_changed + 1, sizeof(*st->changed));
@@ -278,8 +283,8 @@ static inline uint32_t hdr_word(const char *p)
 
 /*
  * The hot path of a keyframe, which carries thousands of IRQs: a run of
- * totals-only nests, each the next entry of an unchanged IRQ set, with
- * room to note it.  Whole header words are compared, and the state is
+ * totals-only nests, each the next entry of an unchanged IRQ set (one
+ * without per-CPU counts to drop), with room to note it.  Whole header words are compared, and the state is
  * held in locals (no strict aliasing here: every store would reload it).
  * Returns the bytes taken; 0 sends the nest at @a to irq_apply().
  */
@@ -301,8 +306,8 @@ static int irq_key_run(struct kstat_state *st, const struct nlattr *a, int len)
 		    hdr_word(p + 2 * NLA_HDRLEN + 4) != IRQ_COUNT_HDR)
 			break;
 		memcpy(&irq, p + 2 * NLA_HDRLEN, sizeof(irq));
-		if (irqs[pos + k].irq != irq)
-			break;
+		if (irqs[pos + k].irq != irq || irqs[pos + k].percpu)
+			break;		/* another IRQ, or counts to drop */
 		memcpy(&count, p + 3 * NLA_HDRLEN + 4, sizeof(count));
 		irqs[pos + k].count = count;
 		changed[n + k] = irq;
