@@ -117,27 +117,6 @@ static inline const void *kattr_data(const struct nlattr *a)
 	return (const char *)a + NLA_HDRLEN;
 }
 
-/*
- * The shape the kernel sends for an IRQ without per-CPU counts: ID (u32)
- * then COUNT (u64), nothing else.  Recognised in a few loads; anything
- * else takes the general walk below.
- */
-#define IRQ_TOTALS_LEN	(NLA_HDRLEN + 4 + NLA_HDRLEN + 8)
-
-static inline int irq_totals_fast(const struct nlattr *nest, uint32_t *irq,
-				  uint64_t *count)
-{
-	const struct nlattr *id = kattr_data(nest);
-	const struct nlattr *cnt = (const void *)((const char *)id + NLA_HDRLEN + 4);
-
-	if (id->nla_len != NLA_HDRLEN + 4 || kattr_type(id) != KSTAT_A_IRQ_ID ||
-	    cnt->nla_len != NLA_HDRLEN + 8 || kattr_type(cnt) != KSTAT_A_IRQ_COUNT)
-		return 0;
-	memcpy(irq, kattr_data(id), sizeof(*irq));
-	memcpy(count, kattr_data(cnt), sizeof(*count));
-	return 1;
-}
-
 #define kattr_for_each(pos, head, len, rem)				\
 	for (pos = (head), rem = (len); kattr_ok(pos, rem);		\
 	     pos = kattr_next(pos, &(rem)))
@@ -212,6 +191,8 @@ struct kstat_section {
 	uint32_t section;		/* KSTAT_SECTION_* a sample then has */
 	/* one object into its list in @r; skipped when that list is NULL */
 	int (*add)(struct kstat_reply *r, const struct nlattr *a);
+	/* or the run of its objects at @a, as apply_run below */
+	int (*add_run)(struct kstat_reply *r, const struct nlattr *a, int len);
 	/* one object of a sample into @st; @key: the sample is a keyframe */
 	int (*apply)(struct kstat_state *st, const struct nlattr *a, int key);
 	/*

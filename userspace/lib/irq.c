@@ -64,19 +64,12 @@ static int parse_irq_attr(const struct nlattr *a, struct kstat_irq *q,
 	}
 }
 
-/*
- * One IRQ nest into @q (zeroed by the caller).  Totals only, the shape
- * of every IRQ in a totals dump or a keyframe, is recognised in a few
- * loads before the general walk.
- */
+/* One IRQ nest into @q (zeroed by the caller). */
 int kstat_parse_irq_nest(const struct nlattr *nest, struct kstat_irq *q)
 {
 	const struct nlattr *a;
 	int rem, err, seen = 0;
 
-	if (kattr_len(nest) == IRQ_TOTALS_LEN &&
-	    irq_totals_fast(nest, &q->irq, &q->count))
-		return 0;
 	kattr_for_each_nested(a, nest, rem) {
 		err = parse_irq_attr(a, q, &seen);
 		if (err)
@@ -101,18 +94,73 @@ void kstat_irq_free(struct kstat_irq *q)
 	free(q->name);
 }
 
-static int irq_add(struct kstat_reply *r, const struct nlattr *a)
+/* Header words (length | type << 16) of a totals-only IRQ nest's two. */
+#define IRQ_ID_HDR	((uint32_t)(NLA_HDRLEN + 4) | KSTAT_A_IRQ_ID << 16)
+#define IRQ_COUNT_HDR	((uint32_t)(NLA_HDRLEN + 8) | KSTAT_A_IRQ_COUNT << 16)
+#define IRQ_NEST_LEN	(NLA_HDRLEN + NLA_HDRLEN + 4 + NLA_HDRLEN + 8)
+#define NLA_FLAGS_WORD	((uint32_t)(NLA_F_NESTED | NLA_F_NET_BYTEORDER) << 16)
+
+/* The 32-bit header word at @p. */
+static inline uint32_t hdr_word(const char *p)
+{
+	uint32_t w;
+
+	memcpy(&w, p, sizeof(w));
+	return w;
+}
+
+/*
+ * Is the nest at @p, of attribute type @type, an IRQ with totals only
+ * (the shape of every IRQ in a totals dump or a keyframe)?  Then its
+ * number and count.  Whole header words are compared.
+ */
+static inline int irq_totals_at(const char *p, uint32_t type, uint32_t *irq,
+				uint64_t *count)
+{
+	if ((hdr_word(p) & ~NLA_FLAGS_WORD) != (IRQ_NEST_LEN | type << 16) ||
+	    hdr_word(p + NLA_HDRLEN) != IRQ_ID_HDR ||
+	    hdr_word(p + 2 * NLA_HDRLEN + 4) != IRQ_COUNT_HDR)
+		return 0;
+	memcpy(irq, p + 2 * NLA_HDRLEN, sizeof(*irq));
+	memcpy(count, p + 3 * NLA_HDRLEN + 4, sizeof(*count));
+	return 1;
+}
+
+/* Does appending element @nr reallocate? kstat_grow()'s implicit capacity. */
+static inline int grow_needed(size_t nr)
+{
+	return nr < 8 ? nr == 0 : !(nr & (nr - 1));
+}
+
+/*
+ * A reply's run of IRQ nests into its list: thousands in a dump, so
+ * appended here, not through a call each, and totals-only ones filled
+ * without the general parse.
+ */
+static int irq_add_run(struct kstat_reply *r, const struct nlattr *a, int len)
 {
 	struct kstat_irq_list *l = r->irqs;
-	int err;
+	struct kstat_irq *q;
+	int rem = len, err;
 
-	if (!l)
-		return 0;
-	err = kstat_grow((void **)&l->irqs, l->nr, sizeof(*l->irqs));
-	if (err)
-		return err;
-	/* counted before it is parsed: the list's clear frees what it got */
-	return kstat_parse_irq_nest(a, &l->irqs[l->nr++]);
+	for (; kattr_ok(a, rem) && kattr_type(a) == KSTAT_A_IRQ;
+	     a = kattr_next(a, &rem)) {
+		if (!l)
+			continue;
+		if (grow_needed(l->nr)) {
+			err = kstat_grow((void **)&l->irqs, l->nr, sizeof(*q));
+			if (err)
+				return err;
+		}
+		q = &l->irqs[l->nr++];	/* counted first: the clear frees it */
+		memset(q, 0, sizeof(*q));
+		if (irq_totals_at((const char *)a, KSTAT_A_IRQ, &q->irq, &q->count))
+			continue;
+		err = kstat_parse_irq_nest(a, q);
+		if (err)
+			return err;
+	}
+	return len - rem;
 }
 
 static int slot_reserve(struct kstat_state *st, uint32_t irq)
@@ -157,7 +205,7 @@ static int parse_sample_irq(const struct nlattr *nest, uint32_t *irq,
 	const struct nlattr *a;
 	int rem, seen = 0;
 
-	if (kattr_len(nest) == IRQ_TOTALS_LEN && irq_totals_fast(nest, irq, count))
+	if (irq_totals_at((const char *)nest, KSTAT_A_SAMPLE_IRQ, irq, count))
 		return 0;
 	kattr_for_each_nested(a, nest, rem) {
 		switch (kattr_type(a)) {
@@ -265,26 +313,10 @@ static int irq_apply(struct kstat_state *st, const struct nlattr *nest, int key)
 	return 0;
 }
 
-/* Header words (length | type << 16) of a totals-only IRQ nest's two. */
-#define IRQ_ID_HDR	((uint32_t)(NLA_HDRLEN + 4) | KSTAT_A_IRQ_ID << 16)
-#define IRQ_COUNT_HDR	((uint32_t)(NLA_HDRLEN + 8) | KSTAT_A_IRQ_COUNT << 16)
-#define IRQ_NEST_LEN	(NLA_HDRLEN + IRQ_TOTALS_LEN)
-#define IRQ_NEST_HDR	((uint32_t)IRQ_NEST_LEN | KSTAT_A_SAMPLE_IRQ << 16)
-#define NLA_FLAGS_WORD	((uint32_t)(NLA_F_NESTED | NLA_F_NET_BYTEORDER) << 16)
-
-/* The 32-bit header word at @p. */
-static inline uint32_t hdr_word(const char *p)
-{
-	uint32_t w;
-
-	memcpy(&w, p, sizeof(w));
-	return w;
-}
-
 /*
  * The hot path of a keyframe, which carries thousands of IRQs: a run of
  * totals-only nests, each the next entry of an unchanged IRQ set (one
- * without per-CPU counts to drop), with room to note it.  Whole header words are compared, and the state is
+ * without per-CPU counts to drop), with room to note it.  The state is
  * held in locals (no strict aliasing here: every store would reload it).
  * Returns the bytes taken; 0 sends the nest at @a to irq_apply().
  */
@@ -301,14 +333,9 @@ static int irq_key_run(struct kstat_state *st, const struct nlattr *a, int len)
 	if (st->cap_changed - n < room)
 		room = st->cap_changed - n;
 	for (k = 0; k < room && rem >= IRQ_NEST_LEN; k++) {
-		if ((hdr_word(p) & ~NLA_FLAGS_WORD) != IRQ_NEST_HDR ||
-		    hdr_word(p + NLA_HDRLEN) != IRQ_ID_HDR ||
-		    hdr_word(p + 2 * NLA_HDRLEN + 4) != IRQ_COUNT_HDR)
-			break;
-		memcpy(&irq, p + 2 * NLA_HDRLEN, sizeof(irq));
-		if (irqs[pos + k].irq != irq || irqs[pos + k].percpu)
+		if (!irq_totals_at(p, KSTAT_A_SAMPLE_IRQ, &irq, &count) ||
+		    irqs[pos + k].irq != irq || irqs[pos + k].percpu)
 			break;		/* another IRQ, or counts to drop */
-		memcpy(&count, p + 3 * NLA_HDRLEN + 4, sizeof(count));
 		irqs[pos + k].count = count;
 		changed[n + k] = irq;
 		p += IRQ_NEST_LEN;
@@ -390,7 +417,7 @@ const struct kstat_section kstat_section_irq = {
 	.name = "irq",
 	.reply_attr = KSTAT_A_IRQ,
 	.sample_attr = KSTAT_A_SAMPLE_IRQ,
-	.add = irq_add,
+	.add_run = irq_add_run,
 	.apply_run = irq_apply_run,
 	.reset = irq_reset,
 	.finish = irq_finish,

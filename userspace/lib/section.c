@@ -49,26 +49,41 @@ static const struct kstat_section *section_by_sample_attr(int type)
 	return NULL;
 }
 
+/*
+ * The walk checks that the attributes fill the message exactly (a
+ * truncated reply is -EBADMSG), as it goes rather than in a pass of its
+ * own: what it appended before then is freed with the failed request.
+ */
 int kstat_reply_parse_msg(const struct nlmsghdr *nlh, struct kstat_reply *r)
 {
 	const struct kstat_section *sec = NULL;
-	const struct nlattr *head, *a;
-	int len, rem, err, type = -1;
+	const struct nlattr *a;
+	int rem, err, type = -1;
 
-	err = kstat_msg_attrs(nlh, &head, &len);
-	if (err)
-		return err;
-	kattr_for_each(a, head, len, rem) {
+	if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
+		return -EBADMSG;
+	a = (const struct nlattr *)((const char *)NLMSG_DATA(nlh) + GENL_HDRLEN);
+	rem = nlh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
+	while (kattr_ok(a, rem)) {
 		/* a dump's attributes come in runs of one type: look up once */
 		if (kattr_type(a) != type) {
 			type = kattr_type(a);
 			sec = type ? section_by_reply_attr(type) : NULL;
 		}
+		if (sec && sec->add_run) {
+			err = sec->add_run(r, a, rem);
+			if (err < 0)
+				return err;
+			a = (const struct nlattr *)((const char *)a + err);
+			rem -= err;
+			continue;
+		}
 		err = sec && sec->add ? sec->add(r, a) : 0;
 		if (err)
 			return err;
+		a = kattr_next(a, &rem);
 	}
-	return 0;
+	return rem ? -EBADMSG : 0;
 }
 
 void kstat_reply_clear(struct kstat_reply *r)
