@@ -530,34 +530,15 @@ static int kstat_xfer(struct kstat_handle *h, const struct kstat_req *r,
 
 /* ---- typed calls ---- */
 
-static int parse_cpu(const struct nlmsghdr *nlh, void *out)
+/* Counter replies go through the section table into a struct kstat_reply. */
+static int parse_reply(const struct nlmsghdr *nlh, void *r)
 {
-	return kstat_parse_cpu_msg(nlh, out);
+	return kstat_reply_parse_msg(nlh, r);
 }
 
-static int parse_irq(const struct nlmsghdr *nlh, void *out)
+static void reset_reply(void *r)
 {
-	return kstat_parse_irq_msg(nlh, out);
-}
-
-static int parse_softirq(const struct nlmsghdr *nlh, void *out)
-{
-	return kstat_parse_softirq_msg(nlh, out);
-}
-
-static void reset_cpu(void *l)
-{
-	kstat_cpu_list_clear(l);
-}
-
-static void reset_irq(void *l)
-{
-	kstat_irq_list_clear(l);
-}
-
-static void reset_softirq(void *l)
-{
-	kstat_softirq_list_clear(l);
+	kstat_reply_clear(r);
 }
 
 int kstat_cpu_get_sz(struct kstat_handle *h, int cpu,
@@ -565,11 +546,12 @@ int kstat_cpu_get_sz(struct kstat_handle *h, int cpu,
 {
 	struct kstat_req r = { .cmd = KSTAT_CMD_CPU_GET, .cpu = cpu, .irq = -1 };
 	struct kstat_cpu_list l = { 0 };
+	struct kstat_reply reply = { .cpus = &l };
 	int err = kstat_cputime_size_check(h, size);
 
 	if (err)
 		return err;
-	err = kstat_xfer(h, &r, parse_cpu, reset_cpu, &l);
+	err = kstat_xfer(h, &r, parse_reply, reset_reply, &reply);
 	if (!err && l.nr != 1) {
 		kstat_set_error(h, "malformed reply from the kernel: %zu CPUs",
 				l.nr);
@@ -586,6 +568,7 @@ int kstat_cpu_list_get_sz(struct kstat_handle *h, struct kstat_cpu_list **out,
 {
 	struct kstat_req r = { .cmd = KSTAT_CMD_CPU_GET, .dump = 1,
 			       .cpu = -1, .irq = -1 };
+	struct kstat_reply reply = { 0 };
 	struct kstat_cpu_list *l;
 	int err = kstat_cputime_size_check(h, cputime_size);
 
@@ -596,7 +579,8 @@ int kstat_cpu_list_get_sz(struct kstat_handle *h, struct kstat_cpu_list **out,
 	if (!l)
 		return -ENOMEM;
 	l->cputime_size = cputime_size;
-	err = kstat_xfer(h, &r, parse_cpu, reset_cpu, l);
+	reply.cpus = l;
+	err = kstat_xfer(h, &r, parse_reply, reset_reply, &reply);
 	if (err) {
 		kstat_cpu_list_free(l);
 		return err;
@@ -615,12 +599,13 @@ static int kstat_irq_request(struct kstat_handle *h, struct kstat_req *r,
 			     struct kstat_irq_list **out)
 {
 	struct kstat_irq_list *l = calloc(1, sizeof(*l));
+	struct kstat_reply reply = { .irqs = l };
 	int err;
 
 	*out = NULL;
 	if (!l)
 		return -ENOMEM;
-	err = kstat_xfer(h, r, parse_irq, reset_irq, l);
+	err = kstat_xfer(h, r, parse_reply, reset_reply, &reply);
 	if (err) {
 		kstat_irq_list_free(l);
 		return err;
@@ -687,6 +672,7 @@ int kstat_softirq_get(struct kstat_handle *h, const struct kstat_filter *f,
 	struct kstat_filter in;
 	struct kstat_req r = { .cmd = KSTAT_CMD_SOFTIRQ_GET, .cpu = -1,
 			       .irq = -1, .filter = &in };
+	struct kstat_reply reply = { 0 };
 	struct kstat_softirq_list *l;
 	int err = kstat_filter_take(h, f, &in);
 
@@ -696,7 +682,8 @@ int kstat_softirq_get(struct kstat_handle *h, const struct kstat_filter *f,
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return -ENOMEM;
-	err = kstat_xfer(h, &r, parse_softirq, reset_softirq, l);
+	reply.softirqs = l;
+	err = kstat_xfer(h, &r, parse_reply, reset_reply, &reply);
 	if (err) {
 		kstat_softirq_list_free(l);
 		return err;

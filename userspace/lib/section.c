@@ -29,23 +29,17 @@ static const struct kstat_section *const kstat_sections[] = {
 
 #define NR_SECTIONS	(sizeof(kstat_sections) / sizeof(kstat_sections[0]))
 
-static const struct kstat_section *section_by_reply_attr(int type)
+/* The section of attribute @type, in a sample (@sample) or a GET reply. */
+static const struct kstat_section *section_by_attr(int type, int sample)
 {
+	const struct kstat_section *sec;
 	size_t i;
 
-	for (i = 0; i < NR_SECTIONS; i++)
-		if (kstat_sections[i]->reply_attr == type)
-			return kstat_sections[i];
-	return NULL;
-}
-
-static const struct kstat_section *section_by_sample_attr(int type)
-{
-	size_t i;
-
-	for (i = 0; i < NR_SECTIONS; i++)
-		if (kstat_sections[i]->sample_attr == type)
-			return kstat_sections[i];
+	for (i = 0; i < NR_SECTIONS; i++) {
+		sec = kstat_sections[i];
+		if ((sample ? sec->sample_attr : sec->reply_attr) == type)
+			return sec;
+	}
 	return NULL;
 }
 
@@ -68,7 +62,7 @@ int kstat_reply_parse_msg(const struct nlmsghdr *nlh, struct kstat_reply *r)
 		/* a dump's attributes come in runs of one type: look up once */
 		if (kattr_type(a) != type) {
 			type = kattr_type(a);
-			sec = type ? section_by_reply_attr(type) : NULL;
+			sec = type ? section_by_attr(type, 0) : NULL;
 		}
 		if (sec && sec->add_run) {
 			err = sec->add_run(r, a, rem);
@@ -113,7 +107,7 @@ int kstat_state_apply(struct kstat_state *st, const struct nlattr *head,
 			if (type <= KSTAT_A_SAMPLE_KEYFRAME &&
 			    type != KSTAT_A_SAMPLE_PAD)
 				return -EBADMSG;
-			sec = section_by_sample_attr(type);
+			sec = section_by_attr(type, 1);
 			if (sec && st)
 				st->s.sections |= sec->section;
 		}
@@ -135,31 +129,37 @@ int kstat_state_apply(struct kstat_state *st, const struct nlattr *head,
 	return rem ? -EBADMSG : 0;
 }
 
-void kstat_state_reset(struct kstat_state *st)
+enum state_hook { HOOK_RESET, HOOK_FINISH, HOOK_FREE };
+
+/* Each section's @which hook, where it has one. */
+static void state_hooks(struct kstat_state *st, enum state_hook which)
 {
+	const struct kstat_section *sec;
+	void (*fn)(struct kstat_state *st);
 	size_t i;
 
-	for (i = 0; i < NR_SECTIONS; i++)
-		if (kstat_sections[i]->reset)
-			kstat_sections[i]->reset(st);
+	for (i = 0; i < NR_SECTIONS; i++) {
+		sec = kstat_sections[i];
+		fn = which == HOOK_RESET ? sec->reset :
+		     which == HOOK_FINISH ? sec->finish : sec->free_state;
+		if (fn)
+			fn(st);
+	}
+}
+
+void kstat_state_reset(struct kstat_state *st)
+{
+	state_hooks(st, HOOK_RESET);
 }
 
 void kstat_state_finish(struct kstat_state *st)
 {
-	size_t i;
-
-	for (i = 0; i < NR_SECTIONS; i++)
-		if (kstat_sections[i]->finish)
-			kstat_sections[i]->finish(st);
+	state_hooks(st, HOOK_FINISH);
 }
 
 void kstat_state_free(struct kstat_state *st)
 {
-	size_t i;
-
-	for (i = 0; i < NR_SECTIONS; i++)
-		if (kstat_sections[i]->free_state)
-			kstat_sections[i]->free_state(st);
+	state_hooks(st, HOOK_FREE);
 	free(st->s.irqs);
 	free(st->s.arch);
 	free(st->s.softirqs);

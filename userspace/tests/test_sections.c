@@ -22,6 +22,7 @@
 #include "internal.h"
 #include "unit.h"
 #include "summary_msg.h"
+#include "fixture.h"
 
 /* ---- digests: FNV-1a over every value a parser fills ---- */
 
@@ -89,83 +90,27 @@ static uint64_t mix_softirq(uint64_t h, const struct kstat_softirq *v)
 	return mix_percpu(h, v->percpu, v->nr_percpu);
 }
 
-static char *fixture(const char *name, size_t *len)
+/* Every message of fixture @name through @fn; 0 or -errno. */
+static int parse_all(const char *name,
+		     int (*fn)(const struct nlmsghdr *, void *), void *out)
 {
-	char exe[PATH_MAX], path[PATH_MAX + 64], *slash, *d;
-	const char *dir = getenv("KSTAT_FIXTURES");
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	FILE *in;
+	struct fixture f;
+	int msgs, err;
 
-	if (n <= 0)
-		return NULL;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (slash)
-		*slash = '\0';
-	/* $KSTAT_FIXTURES, or tests/fixtures found from this executable */
-	if (dir)
-		snprintf(path, sizeof(path), "%s/%s", dir, name);
-	else
-		snprintf(path, sizeof(path), "%s/../../tests/fixtures/%s", exe,
-			 name);
-	in = fopen(path, "rb");
-	if (!in)
-		return NULL;
-	fseek(in, 0, SEEK_END);
-	*len = ftell(in);
-	rewind(in);
-	d = malloc(*len ? *len : 1);
-	if (d && fread(d, 1, *len, in) != *len) {
-		free(d);
-		d = NULL;
-	}
-	fclose(in);
-	return d;
-}
-
-/* Every reply message of a recorded dump through @parse; 0 or -errno. */
-static int parse_all(const char *d, size_t len,
-		     int (*parse)(const struct nlmsghdr *, void *), void *out)
-{
-	size_t off = 0;
-	int err;
-
-	while (off + NLMSG_HDRLEN <= len) {
-		const struct nlmsghdr *nlh = (const void *)(d + off);
-
-		if (nlh->nlmsg_type >= NLMSG_MIN_TYPE) {
-			err = parse(nlh, out);
-			if (err)
-				return err;
-		}
-		off += NLMSG_ALIGN(nlh->nlmsg_len);
-	}
-	return 0;
-}
-
-static int irq_fn(const struct nlmsghdr *nlh, void *l)
-{
-	return kstat_parse_irq_msg(nlh, l);
-}
-
-static int cpu_fn(const struct nlmsghdr *nlh, void *l)
-{
-	return kstat_parse_cpu_msg(nlh, l);
-}
-
-static int softirq_fn(const struct nlmsghdr *nlh, void *l)
-{
-	return kstat_parse_softirq_msg(nlh, l);
+	if (fixture_load(name, &f))
+		return -EIO;
+	err = for_each_msg(&f, fn, out, &msgs);
+	free(f.data);
+	return err;
 }
 
 static uint64_t digest_irq_dump(const char *name)
 {
 	struct kstat_irq_list l = { 0 };
 	uint64_t h = 0xcbf29ce484222325ULL;
-	size_t len, i;
-	char *d = fixture(name, &len);
+	size_t i;
 
-	if (!d || parse_all(d, len, irq_fn, &l))
+	if (parse_all(name, irq_fn, &l))
 		h = 0;
 	for (i = 0; h && i < l.nr; i++)
 		h = mix_irq(h, &l.irqs[i], 1);
@@ -178,7 +123,6 @@ static uint64_t digest_irq_dump(const char *name)
 		h = fnv(h, l.online, l.online_len);
 	}
 	kstat_irq_list_clear(&l);
-	free(d);
 	return h;
 }
 
@@ -186,15 +130,13 @@ static uint64_t digest_cpu_dump(const char *name)
 {
 	struct kstat_cpu_list l = { .cputime_size = sizeof(struct kstat_cputime) };
 	uint64_t h = 0xcbf29ce484222325ULL;
-	size_t len, i;
-	char *d = fixture(name, &len);
+	size_t i;
 
-	if (!d || parse_all(d, len, cpu_fn, &l))
+	if (parse_all(name, cpu_fn, &l))
 		h = 0;
 	for (i = 0; h && i < l.nr; i++)
 		h = mix_cpu(h, &l.cpus[i]);
 	kstat_cpu_list_clear(&l);
-	free(d);
 	return h;
 }
 
@@ -202,17 +144,15 @@ static uint64_t digest_softirq(const char *name)
 {
 	struct kstat_softirq_list l = { 0 };
 	uint64_t h = 0xcbf29ce484222325ULL;
-	size_t len, i;
-	char *d = fixture(name, &len);
+	size_t i;
 
-	if (!d || parse_all(d, len, softirq_fn, &l))
+	if (parse_all(name, softirq_fn, &l))
 		h = 0;
 	for (i = 0; h && i < l.nr; i++)
 		h = mix_softirq(h, &l.vecs[i]);
 	if (h)
 		h = fnv(h, l.online, l.online_len);
 	kstat_softirq_list_clear(&l);
-	free(d);
 	return h;
 }
 
@@ -251,13 +191,9 @@ static uint64_t digest_summary(const char *name)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 	struct kstat_sub *sub = kstat_sub_alloc(&digest_ops, &h);
-	size_t len;
-	char *d = fixture(name, &len);
-
-	if (!d || !sub || parse_all(d, len, feed_fn, sub))
+	if (!sub || parse_all(name, feed_fn, sub))
 		h = 0;
 	kstat_unsubscribe(sub);
-	free(d);
 	return h;
 }
 
