@@ -34,30 +34,6 @@ int kstat_cpu_is_online(const uint8_t *online, size_t len, unsigned int cpu)
 
 /* ---- checked attribute access ---- */
 
-int kstat_get_u8(const struct nlattr *a, uint8_t *v)
-{
-	if (kattr_len(a) != sizeof(*v))
-		return -EBADMSG;
-	memcpy(v, kattr_data(a), sizeof(*v));
-	return 0;
-}
-
-int kstat_get_u32(const struct nlattr *a, uint32_t *v)
-{
-	if (kattr_len(a) != sizeof(*v))
-		return -EBADMSG;
-	memcpy(v, kattr_data(a), sizeof(*v));
-	return 0;
-}
-
-int kstat_get_u64(const struct nlattr *a, uint64_t *v)
-{
-	if (kattr_len(a) != sizeof(*v))
-		return -EBADMSG;
-	memcpy(v, kattr_data(a), sizeof(*v));
-	return 0;
-}
-
 /* A NUL-terminated string attribute, copied; replaces *out. */
 int kstat_get_str(const struct nlattr *a, char **out)
 {
