@@ -80,18 +80,6 @@ struct kstat_handle *kstat_handle_alloc_offline(void);
 void kstat_set_error(struct kstat_handle *h, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/*
- * Parsers of one reply message into a list, appending; not exported
- * (tests link libkstat.a): tools with their own socket speak the UAPI.
- */
-struct nlmsghdr;
-int kstat_parse_cpu_msg(const struct nlmsghdr *nlh, struct kstat_cpu_list *l);
-int kstat_parse_irq_msg(const struct nlmsghdr *nlh, struct kstat_irq_list *l);
-int kstat_parse_softirq_msg(const struct nlmsghdr *nlh,
-			    struct kstat_softirq_list *l);
-void kstat_irq_list_clear(struct kstat_irq_list *l);
-void kstat_softirq_list_clear(struct kstat_softirq_list *l);
-
 #include <linux/netlink.h>
 
 /*
@@ -129,27 +117,6 @@ static inline const void *kattr_data(const struct nlattr *a)
 	return (const char *)a + NLA_HDRLEN;
 }
 
-/*
- * The shape the kernel sends for an IRQ without per-CPU counts: ID (u32)
- * then COUNT (u64), nothing else.  Recognised in a few loads; anything
- * else takes the general walk below.
- */
-#define IRQ_TOTALS_LEN	(NLA_HDRLEN + 4 + NLA_HDRLEN + 8)
-
-static inline int irq_totals_fast(const struct nlattr *nest, uint32_t *irq,
-				  uint64_t *count)
-{
-	const struct nlattr *id = kattr_data(nest);
-	const struct nlattr *cnt = (const void *)((const char *)id + NLA_HDRLEN + 4);
-
-	if (id->nla_len != NLA_HDRLEN + 4 || kattr_type(id) != KSTAT_A_IRQ_ID ||
-	    cnt->nla_len != NLA_HDRLEN + 8 || kattr_type(cnt) != KSTAT_A_IRQ_COUNT)
-		return 0;
-	memcpy(irq, kattr_data(id), sizeof(*irq));
-	memcpy(count, kattr_data(cnt), sizeof(*count));
-	return 1;
-}
-
 #define kattr_for_each(pos, head, len, rem)				\
 	for (pos = (head), rem = (len); kattr_ok(pos, rem);		\
 	     pos = kattr_next(pos, &(rem)))
@@ -159,24 +126,144 @@ static inline int irq_totals_fast(const struct nlattr *nest, uint32_t *irq,
 		       kattr_len(nest), rem)
 
 
-/* Checked attribute access: -EBADMSG when the length is wrong. */
-int kstat_get_u8(const struct nlattr *a, uint8_t *v);
-int kstat_get_u32(const struct nlattr *a, uint32_t *v);
-int kstat_get_u64(const struct nlattr *a, uint64_t *v);
+/*
+ * Checked attribute access: -EBADMSG when the length is wrong.  Inline:
+ * a CPU nest alone reads ten u64s, and the call cost more than the read.
+ */
+#define KSTAT_GET_FIXED(name, type)					\
+static inline int name(const struct nlattr *a, type *v)		\
+{									\
+	if (kattr_len(a) != sizeof(*v))					\
+		return -EBADMSG;					\
+	memcpy(v, kattr_data(a), sizeof(*v));				\
+	return 0;							\
+}
+KSTAT_GET_FIXED(kstat_get_u8, uint8_t)
+KSTAT_GET_FIXED(kstat_get_u32, uint32_t)
+KSTAT_GET_FIXED(kstat_get_u64, uint64_t)
 int kstat_get_str(const struct nlattr *a, char **out);
 
 int kstat_attrs_tile(const struct nlattr *head, int len);
+/* The attributes after the genl header, checked to fill the message. */
+int kstat_msg_attrs(const struct nlmsghdr *nlh, const struct nlattr **head,
+		    int *len);
 
-/* Nest parsers shared by replies and summaries. */
+int kstat_get_percpu(const struct nlattr *a, uint32_t **out, uint32_t *nr);
+int kstat_get_bytes(const struct nlattr *a, uint8_t **out, size_t *len);
+int kstat_grow(void **arr, size_t nr, size_t size);
+int kstat_reserve_slow(void **arr, size_t *cap, size_t need, size_t size);
+
+/* Room for @need elements in a growing array; the common case inline. */
+static inline int kstat_reserve(void **arr, size_t *cap, size_t need,
+				size_t size)
+{
+	return need <= *cap ? 0 : kstat_reserve_slow(arr, cap, need, size);
+}
+
+int kstat_parse_config_nest(const struct nlattr *nest, struct kstat_config *c);
+int kstat_parse_config_msg(const struct nlmsghdr *nlh, struct kstat_config *c);
+int kstat_parse_stats_msg(const struct nlmsghdr *nlh, struct kstat_stats *st);
+
+/*
+ * ---- sections ----
+ *
+ * The library's counters come as sections, as the kernel's do: each is
+ * one entry of kstat_sections[] (section.c) with the functions that parse
+ * its objects, append them to a GET reply's list, apply them to a
+ * subscriber's state, and free what they own.  The message walkers below
+ * only look sections up by attribute; adding a section is adding an
+ * entry.
+ */
+
+/* What a GET reply fills: the list of the request's kind, others NULL. */
+struct kstat_reply {
+	struct kstat_cpu_list *cpus;
+	struct kstat_irq_list *irqs;
+	struct kstat_softirq_list *softirqs;
+};
+
+/* A subscriber's counters: the sample being assembled, and its storage. */
+struct kstat_state {
+	struct kstat_sample s;
+	int cpus_reset;			/* this sample restarted its CPU list */
+	size_t cputime_size;		/* the caller's: stride of s.cpus */
+	size_t cap_cpus, cap_irqs, cap_arch, cap_softirqs;
+	int32_t *slot;			/* IRQ number -> index in s.irqs */
+	size_t nr_slots;
+	uint32_t *changed;		/* backs s.irqs_changed */
+	size_t cap_changed;
+	size_t key_pos;			/* a keyframe's next IRQ entry */
+};
+
+struct kstat_section {
+	const char *name;
+	int reply_attr;			/* top-level in GET replies, 0: none */
+	int sample_attr;		/* in a summary sample, 0: none */
+	uint32_t section;		/* KSTAT_SECTION_* a sample then has */
+	/* one object into its list in @r; skipped when that list is NULL */
+	int (*add)(struct kstat_reply *r, const struct nlattr *a);
+	/* or the run of its objects at @a, as apply_run below */
+	int (*add_run)(struct kstat_reply *r, const struct nlattr *a, int len);
+	/* one object of a sample into @st; @key: the sample is a keyframe */
+	int (*apply)(struct kstat_state *st, const struct nlattr *a, int key);
+	/*
+	 * Or the whole run of its objects at @a (@len bytes to the end of
+	 * the piece): the bytes it took, or -errno.  For sections with
+	 * thousands of objects, where a call per object is the cost.
+	 */
+	int (*apply_run)(struct kstat_state *st, const struct nlattr *a,
+			 int len, int key);
+	/* a keyframe begins: what the last one set up is to be replaced */
+	void (*reset)(struct kstat_state *st);
+	/* the sample is complete, before it is delivered */
+	void (*finish)(struct kstat_state *st);
+	/* what this section's objects own, in a reply and in a state */
+	void (*free_reply)(struct kstat_reply *r);
+	void (*free_state)(struct kstat_state *st);
+};
+
+extern const struct kstat_section kstat_section_cpu, kstat_section_irq,
+	kstat_section_arch, kstat_section_intr_sum, kstat_section_nr_irqs,
+	kstat_section_online, kstat_section_softirq, kstat_section_config;
+
+/* A GET reply message into @r, appending; -EBADMSG if malformed. */
+int kstat_reply_parse_msg(const struct nlmsghdr *nlh, struct kstat_reply *r);
+/* Free what @r's lists hold and zero them (the lists stay). */
+void kstat_reply_clear(struct kstat_reply *r);
+/*
+ * A sample piece's content, the @len bytes at @head after its header,
+ * into @st (unknown attributes skipped); -EBADMSG if malformed.  With
+ * @st NULL, only checked.
+ */
+int kstat_state_apply(struct kstat_state *st, const struct nlattr *head,
+		      int len, int key);
+/* A keyframe starts: each section's reset. */
+void kstat_state_reset(struct kstat_state *st);
+/* The sample is complete: each section's finish. */
+void kstat_state_finish(struct kstat_state *st);
+/* Everything @st holds. */
+void kstat_state_free(struct kstat_state *st);
+
+/* Per-object parsers, shared by replies and samples. */
 int kstat_parse_cpu_nest(const struct nlattr *nest, struct kstat_cputime *c);
 int kstat_parse_irq_nest(const struct nlattr *nest, struct kstat_irq *q);
 int kstat_parse_arch_nest(const struct nlattr *nest, struct kstat_arch *r);
 int kstat_parse_softirq_nest(const struct nlattr *nest,
 			     struct kstat_softirq *s);
-int kstat_parse_config_nest(const struct nlattr *nest, struct kstat_config *c);
-int kstat_parse_config_msg(const struct nlmsghdr *nlh, struct kstat_config *c);
-int kstat_parse_stats_msg(const struct nlmsghdr *nlh, struct kstat_stats *st);
 void kstat_irq_free(struct kstat_irq *q);
+void kstat_arch_free(struct kstat_arch *r);
+void kstat_softirq_free(struct kstat_softirq *v);
+
+/*
+ * One reply message into a list, appending; not exported (tests link
+ * libkstat.a): tools with their own socket speak the UAPI.
+ */
+int kstat_parse_cpu_msg(const struct nlmsghdr *nlh, struct kstat_cpu_list *l);
+int kstat_parse_irq_msg(const struct nlmsghdr *nlh, struct kstat_irq_list *l);
+int kstat_parse_softirq_msg(const struct nlmsghdr *nlh,
+			    struct kstat_softirq_list *l);
+void kstat_irq_list_clear(struct kstat_irq_list *l);
+void kstat_softirq_list_clear(struct kstat_softirq_list *l);
 
 /* Extended ACK text of an error or NLMSG_DONE message, or NULL. */
 struct nlmsgerr;
@@ -191,6 +278,5 @@ struct kstat_sub *kstat_sub_alloc(const struct kstat_sub_ops *ops, void *arg);
 struct kstat_sub *kstat_sub_alloc_sz(const struct kstat_sub_ops *ops,
 				     size_t cputime_size, void *arg);
 int kstat_sub_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh);
-void kstat_arch_free(struct kstat_arch *r);
 
 #endif

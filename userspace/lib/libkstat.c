@@ -29,16 +29,23 @@
 #define KSTAT_DUMP_RETRIES	5
 
 /*
- * One read takes a whole dump skb (the kernel caps those at 32 KiB and
- * sizes them by our reads), so no MSG_PEEK round trip per message.  Only
- * replies with per-CPU arrays can outgrow it: those peek first.
+ * One read takes a whole reply skb, so nothing is read twice (no
+ * MSG_PEEK).  Dump skbs are at most 32 KiB, or one object where the
+ * kernel says so (min_dump_alloc); a do reply is one skb of its exact
+ * size.  The largest, per-CPU arrays of every softirq vector, grow with
+ * the possible CPUs: KSTAT_MSG_BUF plus KSTAT_MSG_PER_CPU bytes each.
+ * Should a reply still not fit, the request is read to its end and
+ * made again with room for it.
  */
 #define KSTAT_MSG_BUF		(64 * 1024)
+#define KSTAT_MSG_PER_CPU	(16 * sizeof(uint32_t))
 
 struct kstat_handle {
 	struct nl_sock *sk;
 	int family;
 	unsigned int version;
+	char *buf;			/* replies are read here */
+	size_t buf_size;
 	char errmsg[256];
 };
 
@@ -116,6 +123,36 @@ static int kstat_resolve_family(struct kstat_handle *h)
 	return 0;
 }
 
+/* How many CPUs may ever be online: the last in .../cpu/possible, + 1. */
+static size_t kstat_possible_cpus(void)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "re");
+	unsigned int first, last = 0;
+	char sep;
+	int n = 0;
+
+	if (f) {
+		while ((n = fscanf(f, "%u%c", &first, &sep)) >= 1) {
+			last = first;
+			if (n == 1 || sep == '\n')
+				break;
+		}
+		fclose(f);
+	}
+	return last + 1;
+}
+
+static int kstat_buf_resize(struct kstat_handle *h, size_t size)
+{
+	char *p = realloc(h->buf, size);
+
+	if (!p)
+		return -ENOMEM;
+	h->buf = p;
+	h->buf_size = size;
+	return 0;
+}
+
 /* Why the last kstat_open() of this thread failed: the handle is gone. */
 static __thread char open_errmsg[256];
 
@@ -151,11 +188,10 @@ int kstat_open(struct kstat_handle **hp)
 		goto fail;
 	/* A GET's reply is its own answer: ACKs only where there is none. */
 	nl_socket_disable_auto_ack(h->sk);
-	nl_socket_disable_msg_peek(h->sk);
-	if (nl_socket_set_msg_buf_size(h->sk, KSTAT_MSG_BUF) < 0) {
-		err = -ENOMEM;
+	err = kstat_buf_resize(h, KSTAT_MSG_BUF +
+			       KSTAT_MSG_PER_CPU * kstat_possible_cpus());
+	if (err)
 		goto fail;
-	}
 	*hp = h;
 	open_errmsg[0] = '\0';
 	return 0;
@@ -165,6 +201,7 @@ fail:
 	else
 		snprintf(open_errmsg, sizeof(open_errmsg), "%s", strerror(-err));
 	nl_socket_free(h->sk);
+	free(h->buf);
 	free(h);
 	return err;
 }
@@ -181,6 +218,7 @@ void kstat_close(struct kstat_handle *h)
 		return;
 	if (h->sk)
 		nl_socket_free(h->sk);
+	free(h->buf);
 	free(h);
 }
 
@@ -188,10 +226,12 @@ void kstat_close(struct kstat_handle *h)
 
 struct kstat_xfer {
 	struct kstat_handle *h;
-	int one_reply;	/* a do request: its reply ends it */
+	uint32_t seq;		/* the request's: other replies are stale */
+	int one_reply;		/* a do request: its reply ends it */
 	int (*parse)(const struct nlmsghdr *nlh, void *out);
 	void *out;
-	int err;	/* first error: kernel's errno or a parser's */
+	int err;		/* first error: kernel's errno or a parser's */
+	int interrupted;	/* NLM_F_DUMP_INTR: the IRQ set changed */
 	int done;
 };
 
@@ -238,58 +278,110 @@ static void kstat_set_kernel_error(struct kstat_handle *h, int err,
 	kstat_set_error(h, "%s", ext ? ext : strerror(-err));
 }
 
-static int kstat_on_error(struct sockaddr_nl *nla, struct nlmsgerr *e,
-			  void *arg)
+/* An error message (or the ACK, error 0): the request's answer. */
+static void kstat_on_error(struct kstat_xfer *x, const struct nlmsghdr *nlh)
 {
-	struct kstat_xfer *x = arg;
+	const struct nlmsgerr *e = NLMSG_DATA(nlh);
 
-	(void)nla;
 	x->done = 1;
-	if (!x->err) {
+	if (x->err)
+		return;
+	if (nlh->nlmsg_len < NLMSG_HDRLEN + sizeof(*e)) {
+		x->err = -EBADMSG;
+		kstat_set_error(x->h, "malformed reply from the kernel: %s",
+				strerror(EBADMSG));
+	} else if (e->error) {
 		x->err = e->error < 0 ? e->error : -EPROTO;
 		kstat_set_kernel_error(x->h, x->err, kstat_extack(e));
 	}
-	return NL_STOP;
 }
 
-static int kstat_on_valid(struct nl_msg *msg, void *arg)
+static void kstat_on_reply(struct kstat_xfer *x, const struct nlmsghdr *nlh)
 {
-	struct kstat_xfer *x = arg;
 	int err;
 
+	if (x->one_reply)
+		x->done = 1;
 	if (x->err)
-		return NL_SKIP;
-	err = x->parse(nlmsg_hdr(msg), x->out);
+		return;
+	err = x->parse(nlh, x->out);
 	if (err) {
 		x->err = err;
 		kstat_set_error(x->h, "malformed reply from the kernel: %s",
 				strerror(-err));
 	}
-	if (x->one_reply) {
-		x->done = 1;
-		return NL_STOP;
-	}
-	return NL_OK;
 }
 
-/* ACK, or NLMSG_DONE, which carries a dump's error (and its message). */
-static int kstat_on_done(struct nl_msg *msg, void *arg)
+/* NLMSG_DONE ends a dump, and carries its error (and its message). */
+static void kstat_on_done(struct kstat_xfer *x, const struct nlmsghdr *nlh)
 {
-	const struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	struct kstat_xfer *x = arg;
 	int err;
 
 	x->done = 1;
-	if (nlh->nlmsg_type != NLMSG_DONE ||
-	    nlh->nlmsg_len < NLMSG_HDRLEN + sizeof(err))
-		return NL_STOP;
+	if (nlh->nlmsg_len < NLMSG_HDRLEN + sizeof(err))
+		return;
 	memcpy(&err, NLMSG_DATA(nlh), sizeof(err));
 	if (err < 0 && !x->err) {
 		x->err = err;
 		kstat_set_kernel_error(x->h, err,
 				       kstat_ext_msg(nlh, sizeof(err)));
 	}
-	return NL_STOP;
+}
+
+/* The messages of one read; those of an earlier, abandoned request skipped. */
+static void kstat_xfer_msgs(struct kstat_xfer *x, size_t len)
+{
+	const struct nlmsghdr *nlh = (const void *)x->h->buf;
+
+	for (; !x->done && NLMSG_OK(nlh, len); nlh = NLMSG_NEXT(nlh, len)) {
+		if (nlh->nlmsg_seq != x->seq)
+			continue;
+		if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
+			x->interrupted = 1;
+		if (nlh->nlmsg_type == NLMSG_ERROR)
+			kstat_on_error(x, nlh);
+		else if (nlh->nlmsg_type == NLMSG_DONE)
+			kstat_on_done(x, nlh);
+		else if (nlh->nlmsg_type >= NLMSG_MIN_TYPE)
+			kstat_on_reply(x, nlh);
+	}
+}
+
+/*
+ * One read of a whole skb into the handle's buffer: its length, or
+ * -errno.  -EMSGSIZE when it did not fit; @need says how much would.
+ */
+static ssize_t kstat_recv(struct kstat_handle *h, int flags, size_t *need)
+{
+	ssize_t n;
+
+	do {
+		n = recv(nl_socket_get_fd(h->sk), h->buf, h->buf_size,
+			 flags | MSG_TRUNC);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	if ((size_t)n > h->buf_size) {
+		*need = n;
+		return -EMSGSIZE;
+	}
+	return n;
+}
+
+/*
+ * After a reply too large for the buffer: read the rest of the request
+ * without waiting (each read makes the kernel queue a dump's next skb,
+ * so this ends with the dump, and a new one may start), and make room.
+ */
+static int kstat_recover_trunc(struct kstat_handle *h, size_t need)
+{
+	size_t ignored;
+	ssize_t n;
+
+	do {
+		n = kstat_recv(h, MSG_DONTWAIT, &ignored);
+	} while (n >= 0 || n == -EMSGSIZE);
+	return kstat_buf_resize(h, need + KSTAT_MSG_BUF);
 }
 
 static int kstat_put_filter(struct nl_msg *msg, const struct kstat_filter *f)
@@ -351,49 +443,46 @@ static struct nl_msg *kstat_build(struct kstat_handle *h,
 	return msg;
 }
 
+/*
+ * Send, then read whole skbs into the handle's buffer until the answer:
+ * a do's reply, a dump's NLMSG_DONE, or an error.  No libnl callbacks:
+ * they copied every message into a struct nl_msg of its own.
+ */
 static int kstat_xfer_once(struct kstat_handle *h, const struct kstat_req *r,
 			   int (*parse)(const struct nlmsghdr *, void *),
 			   void *out)
 {
 	struct kstat_xfer x = { .h = h, .parse = parse, .out = out,
 				.one_reply = !r->dump && !r->ack };
-	int peek = r->filter && (r->filter->flags & KSTAT_F_PERCPU);
-	struct nl_msg *msg;
-	struct nl_cb *cb;
+	struct nl_msg *msg = kstat_build(h, r);
+	size_t need = 0;
+	ssize_t n;
 	int ret;
 
-	msg = kstat_build(h, r);
 	if (!msg) {
 		kstat_set_error(h, "cannot build the request (bad filter?)");
 		return -EINVAL;
 	}
-	cb = nl_cb_alloc(NL_CB_CUSTOM);
-	if (!cb) {
-		nlmsg_free(msg);
-		return -ENOMEM;
-	}
-	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, kstat_on_valid, &x);
-	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, kstat_on_done, &x);
-	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, kstat_on_done, &x);
-	nl_cb_err(cb, NL_CB_CUSTOM, kstat_on_error, &x);
-
-	if (peek)
-		nl_socket_enable_msg_peek(h->sk);
 	ret = nl_send_auto(h->sk, msg);
+	x.seq = nlmsg_hdr(msg)->nlmsg_seq;
 	nlmsg_free(msg);
-	while (ret >= 0 && !x.done)
-		ret = nl_recvmsgs(h->sk, cb);
-	nl_cb_put(cb);
-	if (peek)
-		nl_socket_disable_msg_peek(h->sk);
-
-	if (x.err)
-		return x.err;
 	if (ret < 0) {
 		kstat_set_error(h, "netlink: %s", nl_geterror(ret));
 		return -kstat_nlerr_to_errno(ret);
 	}
-	return 0;
+	while (!x.done) {
+		n = kstat_recv(h, 0, &need);
+		if (n == -EMSGSIZE)
+			return kstat_recover_trunc(h, need) ? -ENOMEM : -EAGAIN;
+		if (n < 0) {
+			kstat_set_error(h, "netlink: %s", strerror((int)-n));
+			return n;
+		}
+		kstat_xfer_msgs(&x, n);
+	}
+	if (x.err)
+		return x.err;
+	return x.interrupted ? -EINTR : 0;
 }
 
 /*
@@ -421,11 +510,19 @@ static int kstat_xfer(struct kstat_handle *h, const struct kstat_req *r,
 		if (tries)
 			reset(out);
 		err = kstat_xfer_once(h, r, parse, out);
+		if (err == -EAGAIN) {		/* now with room for the reply */
+			reset(out);
+			err = kstat_xfer_once(h, r, parse, out);
+		}
 		if (err == -ENOENT && !tries && kstat_family_moved(h)) {
 			reset(out);
 			err = kstat_xfer_once(h, r, parse, out);
 		}
 	} while (err == -EINTR && r->dump && ++tries < KSTAT_DUMP_RETRIES);
+	if (err == -EAGAIN) {
+		kstat_set_error(h, "a reply did not fit the receive buffer");
+		err = -EMSGSIZE;
+	}
 	if (err == -EINTR && r->dump)
 		kstat_set_error(h, "the IRQ set kept changing during the dump; try again");
 	return err;
@@ -433,34 +530,15 @@ static int kstat_xfer(struct kstat_handle *h, const struct kstat_req *r,
 
 /* ---- typed calls ---- */
 
-static int parse_cpu(const struct nlmsghdr *nlh, void *out)
+/* Counter replies go through the section table into a struct kstat_reply. */
+static int parse_reply(const struct nlmsghdr *nlh, void *r)
 {
-	return kstat_parse_cpu_msg(nlh, out);
+	return kstat_reply_parse_msg(nlh, r);
 }
 
-static int parse_irq(const struct nlmsghdr *nlh, void *out)
+static void reset_reply(void *r)
 {
-	return kstat_parse_irq_msg(nlh, out);
-}
-
-static int parse_softirq(const struct nlmsghdr *nlh, void *out)
-{
-	return kstat_parse_softirq_msg(nlh, out);
-}
-
-static void reset_cpu(void *l)
-{
-	kstat_cpu_list_clear(l);
-}
-
-static void reset_irq(void *l)
-{
-	kstat_irq_list_clear(l);
-}
-
-static void reset_softirq(void *l)
-{
-	kstat_softirq_list_clear(l);
+	kstat_reply_clear(r);
 }
 
 int kstat_cpu_get_sz(struct kstat_handle *h, int cpu,
@@ -468,11 +546,12 @@ int kstat_cpu_get_sz(struct kstat_handle *h, int cpu,
 {
 	struct kstat_req r = { .cmd = KSTAT_CMD_CPU_GET, .cpu = cpu, .irq = -1 };
 	struct kstat_cpu_list l = { 0 };
+	struct kstat_reply reply = { .cpus = &l };
 	int err = kstat_cputime_size_check(h, size);
 
 	if (err)
 		return err;
-	err = kstat_xfer(h, &r, parse_cpu, reset_cpu, &l);
+	err = kstat_xfer(h, &r, parse_reply, reset_reply, &reply);
 	if (!err && l.nr != 1) {
 		kstat_set_error(h, "malformed reply from the kernel: %zu CPUs",
 				l.nr);
@@ -489,6 +568,7 @@ int kstat_cpu_list_get_sz(struct kstat_handle *h, struct kstat_cpu_list **out,
 {
 	struct kstat_req r = { .cmd = KSTAT_CMD_CPU_GET, .dump = 1,
 			       .cpu = -1, .irq = -1 };
+	struct kstat_reply reply = { 0 };
 	struct kstat_cpu_list *l;
 	int err = kstat_cputime_size_check(h, cputime_size);
 
@@ -499,7 +579,8 @@ int kstat_cpu_list_get_sz(struct kstat_handle *h, struct kstat_cpu_list **out,
 	if (!l)
 		return -ENOMEM;
 	l->cputime_size = cputime_size;
-	err = kstat_xfer(h, &r, parse_cpu, reset_cpu, l);
+	reply.cpus = l;
+	err = kstat_xfer(h, &r, parse_reply, reset_reply, &reply);
 	if (err) {
 		kstat_cpu_list_free(l);
 		return err;
@@ -518,12 +599,13 @@ static int kstat_irq_request(struct kstat_handle *h, struct kstat_req *r,
 			     struct kstat_irq_list **out)
 {
 	struct kstat_irq_list *l = calloc(1, sizeof(*l));
+	struct kstat_reply reply = { .irqs = l };
 	int err;
 
 	*out = NULL;
 	if (!l)
 		return -ENOMEM;
-	err = kstat_xfer(h, r, parse_irq, reset_irq, l);
+	err = kstat_xfer(h, r, parse_reply, reset_reply, &reply);
 	if (err) {
 		kstat_irq_list_free(l);
 		return err;
@@ -590,6 +672,7 @@ int kstat_softirq_get(struct kstat_handle *h, const struct kstat_filter *f,
 	struct kstat_filter in;
 	struct kstat_req r = { .cmd = KSTAT_CMD_SOFTIRQ_GET, .cpu = -1,
 			       .irq = -1, .filter = &in };
+	struct kstat_reply reply = { 0 };
 	struct kstat_softirq_list *l;
 	int err = kstat_filter_take(h, f, &in);
 
@@ -599,7 +682,8 @@ int kstat_softirq_get(struct kstat_handle *h, const struct kstat_filter *f,
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return -ENOMEM;
-	err = kstat_xfer(h, &r, parse_softirq, reset_softirq, l);
+	reply.softirqs = l;
+	err = kstat_xfer(h, &r, parse_reply, reset_reply, &reply);
 	if (err) {
 		kstat_softirq_list_free(l);
 		return err;

@@ -72,269 +72,8 @@ struct kstat_sub {
 
 	/* the sample being assembled, and the state it applies to */
 	int pending;			/* a sample has pieces applied */
-	int cpus_reset;			/* its CPU list was restarted */
-	struct kstat_sample s;
-	size_t cputime_size;		/* the caller's: stride of s.cpus */
-	size_t cap_cpus, cap_irqs, cap_arch, cap_softirqs;
-	int32_t *slot;			/* IRQ number -> index in s.irqs */
-	size_t nr_slots;
-	uint32_t *changed;		/* backs s.irqs_changed */
-	size_t cap_changed;
+	struct kstat_state st;
 };
-
-/* ---- state ---- */
-
-static void state_clear_irqs(struct kstat_sub *sub)
-{
-	size_t i;
-
-	/* Entries keep their zeroed metadata; only per-CPU arrays are owned. */
-	for (i = 0; i < sub->s.nr_irqs; i++) {
-		struct kstat_irq *q = &sub->s.irqs[i];
-
-		sub->slot[q->irq] = -1;	/* slots cover every IRQ we added */
-		if (q->percpu) {
-			free(q->percpu);
-			q->percpu = NULL;
-			q->nr_percpu = 0;
-		}
-	}
-	sub->s.nr_irqs = 0;
-	for (i = 0; i < sub->s.nr_arch; i++)
-		kstat_arch_free(&sub->s.arch[i]);
-	sub->s.nr_arch = 0;
-	for (i = 0; i < sub->s.nr_softirqs; i++) {
-		free(sub->s.softirqs[i].name);
-		free(sub->s.softirqs[i].percpu);
-	}
-	sub->s.nr_softirqs = 0;
-}
-
-static int reserve_slow(void **arr, size_t *cap, size_t need, size_t size)
-{
-	size_t n = *cap ? *cap : 16;
-	void *p;
-
-	while (n < need)
-		n *= 2;
-	p = realloc(*arr, n * size);
-	if (!p)
-		return -ENOMEM;
-	memset((char *)p + *cap * size, 0, (n - *cap) * size);
-	*arr = p;
-	*cap = n;
-	return 0;
-}
-
-/* Room for @need elements in a growing array; the common case inline. */
-static inline int reserve(void **arr, size_t *cap, size_t need, size_t size)
-{
-	return need <= *cap ? 0 : reserve_slow(arr, cap, need, size);
-}
-
-static int slot_reserve(struct kstat_sub *sub, uint32_t irq)
-{
-	size_t old = sub->nr_slots, i;
-
-	if (irq < old)
-		return 0;
-	if (irq >= (1u << 24))
-		return -EBADMSG;	/* no kernel has that many IRQs */
-	if (reserve((void **)&sub->slot, &sub->nr_slots, (size_t)irq + 1,
-		    sizeof(*sub->slot)))
-		return -ENOMEM;
-	for (i = old; i < sub->nr_slots; i++)
-		sub->slot[i] = -1;
-	return 0;
-}
-
-/* ---- applying the pieces of a sample ---- */
-
-static int apply_cpu(struct kstat_sub *sub, const struct nlattr *a)
-{
-	struct kstat_cputime c;
-	int err;
-
-	if (!sub->cpus_reset) {
-		sub->s.nr_cpus = 0;
-		sub->cpus_reset = 1;
-	}
-	err = kstat_parse_cpu_nest(a, &c);
-	if (!err)
-		err = reserve((void **)&sub->s.cpus, &sub->cap_cpus,
-			      sub->s.nr_cpus + 1, sub->cputime_size);
-	if (!err)
-		kstat_cputime_store(kstat_cputime_at(sub->s.cpus,
-						     sub->cputime_size,
-						     sub->s.nr_cpus++),
-				    sub->cputime_size, &c);
-	return err;
-}
-
-/* Per-CPU counts into @dst, reusing its array when the size is the same. */
-static int copy_percpu(struct kstat_irq *dst, const struct nlattr *a)
-{
-	uint32_t n = kattr_len(a) / sizeof(uint32_t);
-	uint32_t *p = dst->percpu;
-
-	if (kattr_len(a) % sizeof(uint32_t))
-		return -EBADMSG;
-	if (n != dst->nr_percpu || !p) {
-		p = realloc(p, n ? n * sizeof(*p) : 1);
-		if (!p)
-			return -ENOMEM;
-		dst->percpu = p;
-		dst->nr_percpu = n;
-	}
-	memcpy(p, kattr_data(a), n * sizeof(*p));
-	return 0;
-}
-
-/*
- * One IRQ of a sample: its id, its 64-bit count and maybe per-CPU counts
- * (summaries carry no metadata).  This is the per-IRQ hot path of a
- * keyframe, so it parses in place rather than through a struct copy.
- */
-static int apply_irq(struct kstat_sub *sub, const struct nlattr *nest, int key)
-{
-	const struct nlattr *a, *percpu = NULL;
-	struct kstat_irq *dst;
-	uint64_t count = 0;
-	uint32_t irq = 0;
-	int rem, err, seen = 0;
-
-	if (kattr_len(nest) == IRQ_TOTALS_LEN && irq_totals_fast(nest, &irq, &count))
-		goto apply;
-	kattr_for_each_nested(a, nest, rem) {
-		switch (kattr_type(a)) {
-		case KSTAT_A_IRQ_ID:
-			if (kattr_len(a) != sizeof(irq))
-				return -EBADMSG;
-			memcpy(&irq, kattr_data(a), sizeof(irq));
-			seen |= 1;
-			break;
-		case KSTAT_A_IRQ_COUNT:
-			if (kattr_len(a) != sizeof(count))
-				return -EBADMSG;
-			memcpy(&count, kattr_data(a), sizeof(count));
-			seen |= 2;
-			break;
-		case KSTAT_A_IRQ_PERCPU:
-			percpu = a;
-			break;
-		}
-	}
-	if (seen != 3 || rem > 0)
-		return -EBADMSG;
-apply:
-	err = slot_reserve(sub, irq);
-	if (err)
-		return err;
-
-	if (sub->slot[irq] >= 0) {
-		dst = &sub->s.irqs[sub->slot[irq]];
-	} else if (key) {
-		/* keyframes list IRQs in ascending order: append */
-		err = reserve((void **)&sub->s.irqs, &sub->cap_irqs,
-			      sub->s.nr_irqs + 1, sizeof(*dst));
-		if (err)
-			return err;
-		sub->slot[irq] = sub->s.nr_irqs;
-		dst = &sub->s.irqs[sub->s.nr_irqs++];
-	} else {
-		return -EBADMSG;	/* a delta may not add an IRQ */
-	}
-	dst->irq = irq;
-	dst->count = count;
-	if (percpu) {
-		err = copy_percpu(dst, percpu);
-		if (err)
-			return err;
-	}
-	err = reserve((void **)&sub->changed, &sub->cap_changed,
-		      sub->s.nr_irqs_changed + 1, sizeof(*sub->changed));
-	if (err)
-		return err;
-	sub->changed[sub->s.nr_irqs_changed++] = irq;
-	sub->s.irqs_changed = sub->changed;
-	return 0;
-}
-
-static int apply_softirq(struct kstat_sub *sub, const struct nlattr *a)
-{
-	struct kstat_softirq v = { 0 };
-	size_t i;
-	int err = kstat_parse_softirq_nest(a, &v);
-
-	for (i = 0; !err && i < sub->s.nr_softirqs; i++) {
-		if (sub->s.softirqs[i].vec != v.vec)
-			continue;
-		free(sub->s.softirqs[i].name);
-		free(sub->s.softirqs[i].percpu);
-		sub->s.softirqs[i] = v;
-		return 0;
-	}
-	if (!err && sub->s.nr_softirqs >= 64)
-		err = -EBADMSG;
-	if (!err)
-		err = reserve((void **)&sub->s.softirqs, &sub->cap_softirqs,
-			      sub->s.nr_softirqs + 1, sizeof(v));
-	if (err) {
-		free(v.name);
-		free(v.percpu);
-		return err;
-	}
-	sub->s.softirqs[sub->s.nr_softirqs++] = v;
-	return 0;
-}
-
-static int apply_arch(struct kstat_sub *sub, const struct nlattr *a)
-{
-	struct kstat_arch r = { 0 };
-	size_t i;
-	int err = kstat_parse_arch_nest(a, &r);
-
-	for (i = 0; !err && i < sub->s.nr_arch; i++) {
-		if (strcmp(sub->s.arch[i].name, r.name))
-			continue;
-		sub->s.arch[i].count = r.count;	/* deltas carry no desc */
-		kstat_arch_free(&r);
-		return 0;
-	}
-	if (!err)
-		err = reserve((void **)&sub->s.arch, &sub->cap_arch,
-			      sub->s.nr_arch + 1, sizeof(r));
-	if (err) {
-		kstat_arch_free(&r);
-		return err;
-	}
-	sub->s.arch[sub->s.nr_arch++] = r;
-	return 0;
-}
-
-static int apply_content(struct kstat_sub *sub, const struct nlattr *a, int key)
-{
-	switch (kattr_type(a)) {
-	case KSTAT_A_SAMPLE_CPU:
-		sub->s.sections |= KSTAT_SECTION_CPU;
-		return apply_cpu(sub, a);
-	case KSTAT_A_SAMPLE_IRQ:
-		return apply_irq(sub, a, key);
-	case KSTAT_A_SAMPLE_SOFTIRQ:
-		sub->s.sections |= KSTAT_SECTION_SOFTIRQ;
-		return apply_softirq(sub, a);
-	case KSTAT_A_SAMPLE_ARCH:
-		return apply_arch(sub, a);
-	case KSTAT_A_SAMPLE_INTR_SUM:
-		sub->s.sections |= KSTAT_SECTION_IRQ;
-		return kstat_get_u64(a, &sub->s.intr_sum);
-	case KSTAT_A_SAMPLE_CONFIG:
-		sub->s.config_changed = 1;
-		return kstat_parse_config_nest(a, &sub->s.config);
-	default:
-		return 0;
-	}
-}
 
 /* ---- sample boundaries, loss ---- */
 
@@ -354,8 +93,9 @@ static void sample_finish(struct kstat_sub *sub)
 	sub->pending = 0;
 	if (!sub->synced)
 		return;
+	kstat_state_finish(&sub->st);
 	if (sub->ops.sample)
-		sub->ops.sample(&sub->s, sub->arg);
+		sub->ops.sample(&sub->st.s, sub->arg);
 	sub->delivered++;
 }
 
@@ -405,18 +145,18 @@ static void sample_begin(struct kstat_sub *sub, const struct piece *p)
 	sub->next_seq = p->seq + 1;
 
 	if (p->key) {
-		state_clear_irqs(sub);
+		kstat_state_reset(&sub->st);
 		sub->synced = 1;
 	}
 	sub->pending = 1;
-	sub->cpus_reset = 0;
-	sub->s.seq = p->seq;
-	sub->s.timestamp_ns = p->ts;
-	sub->s.generation = p->gen;
-	sub->s.keyframe = p->key;
-	sub->s.config_changed = 0;
-	sub->s.sections = 0;
-	sub->s.nr_irqs_changed = 0;
+	sub->st.cpus_reset = 0;
+	sub->st.s.seq = p->seq;
+	sub->st.s.timestamp_ns = p->ts;
+	sub->st.s.generation = p->gen;
+	sub->st.s.keyframe = p->key;
+	sub->st.s.config_changed = 0;
+	sub->st.s.sections = 0;
+	sub->st.s.nr_irqs_changed = 0;
 }
 
 /* A sample we cannot complete: lost, unless we had not started yet. */
@@ -437,7 +177,7 @@ static void sample_skip(struct kstat_sub *sub, uint64_t seq)
  */
 static int piece_start(struct kstat_sub *sub, const struct piece *p)
 {
-	if (sub->pending && p->seq == sub->s.seq)
+	if (sub->pending && p->seq == sub->st.s.seq)
 		return !sub->synced;
 	if (sub->skipping && p->seq == sub->skip_seq)
 		return 1;	/* more of the sample we gave up on */
@@ -468,45 +208,34 @@ static int piece_start(struct kstat_sub *sub, const struct piece *p)
 }
 
 /*
- * One pass over a sample piece: the header attributes come first (the
- * UAPI says so), then the content, applied as it comes.
+ * A sample piece: its header (which comes first, the UAPI says so), then
+ * its content, applied by the sections unless the piece is to be skipped.
  */
 static int sample_piece(struct kstat_sub *sub, const struct nlattr *nest)
 {
 	struct piece p = { 0 };
 	const struct nlattr *a;
-	int rem, err, started = 0, skip = 0;
+	int rem, err;
 
 	kattr_for_each_nested(a, nest, rem) {
-		int t = kattr_type(a);
-
-		if (t <= KSTAT_A_SAMPLE_KEYFRAME) {	/* the header */
-			if (t == KSTAT_A_SAMPLE_PAD)
-				continue;
-			if (started)
-				return -EBADMSG;	/* header after content */
-			err = piece_header_attr(a, &p);
-			if (err < 0)
-				return err;
+		if (kattr_type(a) > KSTAT_A_SAMPLE_KEYFRAME)
+			break;		/* the content starts */
+		if (kattr_type(a) == KSTAT_A_SAMPLE_PAD)
 			continue;
-		}
-		if (!started) {
-			if (!p.has_seq)
-				return -EBADMSG;
-			skip = piece_start(sub, &p);
-			started = 1;
-		}
-		if (skip)
-			continue;
-		err = apply_content(sub, a, p.key);
-		if (err)
+		err = piece_header_attr(a, &p);
+		if (err < 0)
 			return err;
 	}
-	if (rem > 0 || !p.has_seq)
+	if (!p.has_seq)
 		return -EBADMSG;
-	if (!started)
+	if (rem > 0 && !kattr_ok(a, rem))
+		return -EBADMSG;	/* trailing bytes, no content */
+	if (rem <= 0) {
 		piece_start(sub, &p);	/* a piece with a header only */
-	return 0;
+		return 0;
+	}
+	return kstat_state_apply(piece_start(sub, &p) ? NULL : &sub->st, a,
+				 rem, p.key);
 }
 
 /* Drop the sample being assembled: some of its pieces never came. */
@@ -818,7 +547,7 @@ static struct kstat_sub *sub_alloc(const struct kstat_sub_ops *ops,
 	if (!sub)
 		return NULL;
 	memcpy(&sub->ops, ops, size);
-	sub->cputime_size = cputime_size;
+	sub->st.cputime_size = cputime_size;
 	sub->arg = arg;
 	sub->present = 1;
 	return sub;
@@ -1015,13 +744,7 @@ void kstat_unsubscribe(struct kstat_sub *sub)
 {
 	if (!sub)
 		return;
-	state_clear_irqs(sub);
-	free(sub->s.irqs);
-	free(sub->s.arch);
-	free(sub->s.softirqs);
-	free(sub->s.cpus);
-	free(sub->slot);
-	free(sub->changed);
+	kstat_state_free(&sub->st);
 	if (sub->cb)
 		nl_cb_put(sub->cb);
 	if (sub->sk)

@@ -1,0 +1,575 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libkstat: the irq section and what travels with it: the arch rows,
+ * the intr sum, and (in replies) nr_irqs and the online CPU bitmap.
+ * IRQ_GET replies fill a struct kstat_irq_list; samples update the
+ * subscriber's IRQs by number, in place.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libkstat.h"
+#include "internal.h"
+
+/* ---- IRQs ---- */
+
+static int add_action(struct kstat_irq *q, const struct nlattr *a)
+{
+	char *name = NULL;
+	int err;
+
+	err = kstat_get_str(a, &name);
+	if (!err)
+		err = kstat_grow((void **)&q->actions, q->nr_actions,
+				 sizeof(*q->actions));
+	if (err) {
+		free(name);
+		return err;
+	}
+	q->actions[q->nr_actions++] = name;
+	return 0;
+}
+
+static int parse_irq_attr(const struct nlattr *a, struct kstat_irq *q,
+			  int *seen)
+{
+	uint8_t level = 0;
+	int err;
+
+	switch (kattr_type(a)) {
+	case KSTAT_A_IRQ_ID:
+		*seen |= 1;
+		return kstat_get_u32(a, &q->irq);
+	case KSTAT_A_IRQ_COUNT:
+		*seen |= 2;
+		return kstat_get_u64(a, &q->count);
+	case KSTAT_A_IRQ_PERCPU:
+		return kstat_get_percpu(a, &q->percpu, &q->nr_percpu);
+	case KSTAT_A_IRQ_CHIP:
+		return kstat_get_str(a, &q->chip);
+	case KSTAT_A_IRQ_HWIRQ:
+		q->has_hwirq = 1;
+		return kstat_get_u64(a, &q->hwirq);
+	case KSTAT_A_IRQ_LEVEL:
+		err = kstat_get_u8(a, &level);
+		q->level = level;
+		return err;
+	case KSTAT_A_IRQ_NAME:
+		return kstat_get_str(a, &q->name);
+	case KSTAT_A_IRQ_ACTION:
+		return add_action(q, a);
+	default:
+		return 0;	/* newer kernel: skip */
+	}
+}
+
+/* One IRQ nest into @q (zeroed by the caller). */
+int kstat_parse_irq_nest(const struct nlattr *nest, struct kstat_irq *q)
+{
+	const struct nlattr *a;
+	int rem, err, seen = 0;
+
+	kattr_for_each_nested(a, nest, rem) {
+		err = parse_irq_attr(a, q, &seen);
+		if (err)
+			return err;
+	}
+	/* id and count are required; leftover bytes are corruption */
+	return seen == 3 && rem <= 0 ? 0 : -EBADMSG;
+}
+
+void kstat_irq_free(struct kstat_irq *q)
+{
+	size_t i;
+
+	/* Most IRQs own nothing: skip the calls to free(). */
+	if (!q->actions && !q->percpu && !q->chip && !q->name)
+		return;
+	for (i = 0; i < q->nr_actions; i++)
+		free(q->actions[i]);
+	free(q->actions);
+	free(q->percpu);
+	free(q->chip);
+	free(q->name);
+}
+
+/* Header words (length | type << 16) of a totals-only IRQ nest's two. */
+#define IRQ_ID_HDR	((uint32_t)(NLA_HDRLEN + 4) | KSTAT_A_IRQ_ID << 16)
+#define IRQ_COUNT_HDR	((uint32_t)(NLA_HDRLEN + 8) | KSTAT_A_IRQ_COUNT << 16)
+#define IRQ_NEST_LEN	(NLA_HDRLEN + NLA_HDRLEN + 4 + NLA_HDRLEN + 8)
+#define NLA_FLAGS_WORD	((uint32_t)(NLA_F_NESTED | NLA_F_NET_BYTEORDER) << 16)
+
+/* The 32-bit header word at @p. */
+static inline uint32_t hdr_word(const char *p)
+{
+	uint32_t w;
+
+	memcpy(&w, p, sizeof(w));
+	return w;
+}
+
+/*
+ * Is the nest at @p, of attribute type @type, an IRQ with totals only
+ * (the shape of every IRQ in a totals dump or a keyframe)?  Then its
+ * number and count.  Whole header words are compared.
+ */
+static inline int irq_totals_at(const char *p, uint32_t type, uint32_t *irq,
+				uint64_t *count)
+{
+	if ((hdr_word(p) & ~NLA_FLAGS_WORD) != (IRQ_NEST_LEN | type << 16) ||
+	    hdr_word(p + NLA_HDRLEN) != IRQ_ID_HDR ||
+	    hdr_word(p + 2 * NLA_HDRLEN + 4) != IRQ_COUNT_HDR)
+		return 0;
+	memcpy(irq, p + 2 * NLA_HDRLEN, sizeof(*irq));
+	memcpy(count, p + 3 * NLA_HDRLEN + 4, sizeof(*count));
+	return 1;
+}
+
+/* Does appending element @nr reallocate? kstat_grow()'s implicit capacity. */
+static inline int grow_needed(size_t nr)
+{
+	return nr < 8 ? nr == 0 : !(nr & (nr - 1));
+}
+
+/*
+ * A reply's run of IRQ nests into its list: thousands in a dump, so
+ * appended here, not through a call each, and totals-only ones filled
+ * without the general parse.
+ */
+static int irq_add_run(struct kstat_reply *r, const struct nlattr *a, int len)
+{
+	struct kstat_irq_list *l = r->irqs;
+	struct kstat_irq *q;
+	int rem = len, err;
+
+	for (; kattr_ok(a, rem) && kattr_type(a) == KSTAT_A_IRQ;
+	     a = kattr_next(a, &rem)) {
+		if (!l)
+			continue;
+		if (grow_needed(l->nr)) {
+			err = kstat_grow((void **)&l->irqs, l->nr, sizeof(*q));
+			if (err)
+				return err;
+		}
+		q = &l->irqs[l->nr++];	/* counted first: the clear frees it */
+		memset(q, 0, sizeof(*q));
+		if (irq_totals_at((const char *)a, KSTAT_A_IRQ, &q->irq, &q->count))
+			continue;
+		err = kstat_parse_irq_nest(a, q);
+		if (err)
+			return err;
+	}
+	return len - rem;
+}
+
+static int slot_reserve(struct kstat_state *st, uint32_t irq)
+{
+	size_t old = st->nr_slots, i;
+
+	if (irq < old)
+		return 0;
+	if (irq >= (1u << 24))
+		return -EBADMSG;	/* no kernel has that many IRQs */
+	if (kstat_reserve((void **)&st->slot, &st->nr_slots, (size_t)irq + 1,
+			  sizeof(*st->slot)))
+		return -ENOMEM;
+	for (i = old; i < st->nr_slots; i++)
+		st->slot[i] = -1;
+	return 0;
+}
+
+/* Per-CPU counts into @dst, reusing its array when the size is the same. */
+static int copy_percpu(struct kstat_irq *dst, const struct nlattr *a)
+{
+	uint32_t n = kattr_len(a) / sizeof(uint32_t);
+	uint32_t *p = dst->percpu;
+
+	if (kattr_len(a) % sizeof(uint32_t))
+		return -EBADMSG;
+	if (n != dst->nr_percpu || !p) {
+		p = realloc(p, n ? n * sizeof(*p) : 1);
+		if (!p)
+			return -ENOMEM;
+		dst->percpu = p;
+		dst->nr_percpu = n;
+	}
+	memcpy(p, kattr_data(a), n * sizeof(*p));
+	return 0;
+}
+
+/* A sample's IRQ nest: id, count and maybe per-CPU counts, no metadata. */
+static int parse_sample_irq(const struct nlattr *nest, uint32_t *irq,
+			    uint64_t *count, const struct nlattr **percpu)
+{
+	const struct nlattr *a;
+	int rem, seen = 0;
+
+	if (irq_totals_at((const char *)nest, KSTAT_A_SAMPLE_IRQ, irq, count))
+		return 0;
+	kattr_for_each_nested(a, nest, rem) {
+		switch (kattr_type(a)) {
+		case KSTAT_A_IRQ_ID:
+			seen |= 1;
+			if (kstat_get_u32(a, irq))
+				return -EBADMSG;
+			break;
+		case KSTAT_A_IRQ_COUNT:
+			seen |= 2;
+			if (kstat_get_u64(a, count))
+				return -EBADMSG;
+			break;
+		case KSTAT_A_IRQ_PERCPU:
+			*percpu = a;
+			break;
+		}
+	}
+	return seen == 3 && rem <= 0 ? 0 : -EBADMSG;
+}
+
+/* Forget entries from @from on: their slots, their per-CPU arrays. */
+static void irq_truncate(struct kstat_state *st, size_t from)
+{
+	size_t i;
+
+	for (i = from; i < st->s.nr_irqs; i++) {
+		struct kstat_irq *q = &st->s.irqs[i];
+
+		st->slot[q->irq] = -1;	/* slots cover every IRQ we added */
+		free(q->percpu);
+		q->percpu = NULL;
+		q->nr_percpu = 0;
+	}
+	if (st->s.nr_irqs > from)
+		st->s.nr_irqs = from;
+}
+
+/*
+ * The state's entry for @irq.  A keyframe lists every IRQ in ascending
+ * order, which is the entries' order: while the IRQ set is unchanged,
+ * its next IRQ is the next entry, and nothing needs looking up.  Where it
+ * differs, the entries from there on are dropped and it appends.
+ */
+static struct kstat_irq *irq_entry(struct kstat_state *st, uint32_t irq,
+				   int key, int *err)
+{
+	size_t pos = st->key_pos;
+
+	if (key && pos < st->s.nr_irqs && st->s.irqs[pos].irq == irq) {
+		st->key_pos++;
+		return &st->s.irqs[pos];
+	}
+	*err = slot_reserve(st, irq);
+	if (*err)
+		return NULL;
+	if (st->slot[irq] >= 0 && (!key || (size_t)st->slot[irq] < pos))
+		return &st->s.irqs[st->slot[irq]];
+	if (!key) {
+		*err = -EBADMSG;	/* a delta may not add an IRQ */
+		return NULL;
+	}
+	irq_truncate(st, pos);
+	*err = kstat_reserve((void **)&st->s.irqs, &st->cap_irqs,
+			     st->s.nr_irqs + 1, sizeof(*st->s.irqs));
+	if (*err)
+		return NULL;
+	st->slot[irq] = st->s.nr_irqs;
+	st->key_pos = st->s.nr_irqs + 1;
+	return &st->s.irqs[st->s.nr_irqs++];
+}
+
+/* One IRQ of a sample into its entry, noted as changed by this sample. */
+static int irq_apply(struct kstat_state *st, const struct nlattr *nest, int key)
+{
+	const struct nlattr *percpu = NULL;
+	struct kstat_irq *dst;
+	uint64_t count = 0;
+	uint32_t irq = 0;
+	int err = parse_sample_irq(nest, &irq, &count, &percpu);
+
+	if (err)
+		return err;
+	dst = irq_entry(st, irq, key, &err);
+	if (!dst)
+		return err;
+	dst->irq = irq;
+	dst->count = count;
+	if (percpu) {
+		err = copy_percpu(dst, percpu);
+		if (err)
+			return err;
+	} else if (key && dst->percpu) {
+		/* a keyframe is the whole truth: no per-CPU counts now */
+		free(dst->percpu);
+		dst->percpu = NULL;
+		dst->nr_percpu = 0;
+	}
+	err = kstat_reserve((void **)&st->changed, &st->cap_changed,
+			    st->s.nr_irqs_changed + 1, sizeof(*st->changed));
+	if (err)
+		return err;
+	st->changed[st->s.nr_irqs_changed++] = irq;
+	st->s.irqs_changed = st->changed;
+	return 0;
+}
+
+/*
+ * The hot path of a keyframe, which carries thousands of IRQs: a run of
+ * totals-only nests, each the next entry of an unchanged IRQ set (one
+ * without per-CPU counts to drop), with room to note it.  The state is
+ * held in locals (no strict aliasing here: every store would reload it).
+ * Returns the bytes taken; 0 sends the nest at @a to irq_apply().
+ */
+static int irq_key_run(struct kstat_state *st, const struct nlattr *a, int len)
+{
+	const char *p = (const char *)a;
+	struct kstat_irq *irqs = st->s.irqs;
+	uint32_t *changed = st->changed, irq;
+	size_t pos = st->key_pos, n = st->s.nr_irqs_changed, k, room;
+	uint64_t count;
+	int rem = len;
+
+	room = st->s.nr_irqs - pos;
+	if (st->cap_changed - n < room)
+		room = st->cap_changed - n;
+	for (k = 0; k < room && rem >= IRQ_NEST_LEN; k++) {
+		if (!irq_totals_at(p, KSTAT_A_SAMPLE_IRQ, &irq, &count) ||
+		    irqs[pos + k].irq != irq || irqs[pos + k].percpu)
+			break;		/* another IRQ, or counts to drop */
+		irqs[pos + k].count = count;
+		changed[n + k] = irq;
+		p += IRQ_NEST_LEN;
+		rem -= IRQ_NEST_LEN;
+	}
+	st->key_pos = pos + k;
+	st->s.nr_irqs_changed = n + k;
+	return len - rem;
+}
+
+static int irq_apply_run(struct kstat_state *st, const struct nlattr *a,
+			 int len, int key)
+{
+	int rem = len, err;
+
+	while (kattr_ok(a, rem) && kattr_type(a) == KSTAT_A_SAMPLE_IRQ) {
+		err = key ? irq_key_run(st, a, rem) : 0;
+		if (err) {
+			a = (const struct nlattr *)((const char *)a + err);
+			rem -= err;
+			continue;
+		}
+		err = irq_apply(st, a, key);
+		if (err)
+			return err;
+		a = kattr_next(a, &rem);
+	}
+	return len - rem;
+}
+
+static void irq_reset(struct kstat_state *st)
+{
+	st->key_pos = 0;
+}
+
+/* A keyframe's IRQs are the whole set: the entries it did not reach go. */
+static void irq_finish(struct kstat_state *st)
+{
+	if (st->s.keyframe)
+		irq_truncate(st, st->key_pos);
+}
+
+/* Entries keep their zeroed metadata; only per-CPU arrays are owned. */
+static void irq_free_state(struct kstat_state *st)
+{
+	irq_truncate(st, 0);
+}
+
+void kstat_irq_list_clear(struct kstat_irq_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		kstat_irq_free(&l->irqs[i]);
+	for (i = 0; i < l->nr_arch; i++)
+		kstat_arch_free(&l->arch[i]);
+	free(l->irqs);
+	free(l->arch);
+	free(l->online);
+	memset(l, 0, sizeof(*l));
+}
+
+void kstat_irq_list_free(struct kstat_irq_list *l)
+{
+	if (!l)
+		return;
+	kstat_irq_list_clear(l);
+	free(l);
+}
+
+/* The list holds the arch rows, intr sum and bitmap too: one clear. */
+static void irq_free_reply(struct kstat_reply *r)
+{
+	if (r->irqs)
+		kstat_irq_list_clear(r->irqs);
+}
+
+const struct kstat_section kstat_section_irq = {
+	.name = "irq",
+	.reply_attr = KSTAT_A_IRQ,
+	.sample_attr = KSTAT_A_SAMPLE_IRQ,
+	.add_run = irq_add_run,
+	.apply_run = irq_apply_run,
+	.reset = irq_reset,
+	.finish = irq_finish,
+	.free_reply = irq_free_reply,
+	.free_state = irq_free_state,
+};
+
+/* ---- arch rows ---- */
+
+int kstat_parse_arch_nest(const struct nlattr *nest, struct kstat_arch *r)
+{
+	const struct nlattr *a;
+	int rem, err = 0;
+
+	kattr_for_each_nested(a, nest, rem) {
+		switch (kattr_type(a)) {
+		case KSTAT_A_ARCH_NAME:
+			err = kstat_get_str(a, &r->name);
+			break;
+		case KSTAT_A_ARCH_DESC:
+			err = kstat_get_str(a, &r->desc);
+			break;
+		case KSTAT_A_ARCH_COUNT:
+			err = kstat_get_u64(a, &r->count);
+			break;
+		case KSTAT_A_ARCH_PERCPU:
+			err = kstat_get_percpu(a, &r->percpu, &r->nr_percpu);
+			break;
+		}
+		if (err)
+			return err;
+	}
+	return r->name && rem <= 0 ? 0 : -EBADMSG;
+}
+
+void kstat_arch_free(struct kstat_arch *r)
+{
+	free(r->name);
+	free(r->desc);
+	free(r->percpu);
+}
+
+static int arch_add(struct kstat_reply *r, const struct nlattr *a)
+{
+	struct kstat_irq_list *l = r->irqs;
+	int err;
+
+	if (!l)
+		return 0;
+	err = kstat_grow((void **)&l->arch, l->nr_arch, sizeof(*l->arch));
+	if (err)
+		return err;
+	return kstat_parse_arch_nest(a, &l->arch[l->nr_arch++]);
+}
+
+/* Rows are matched by name: a delta carries the count, not the desc. */
+static int arch_apply(struct kstat_state *st, const struct nlattr *a, int key)
+{
+	struct kstat_arch r = { 0 };
+	size_t i;
+	int err = kstat_parse_arch_nest(a, &r);
+
+	(void)key;
+	for (i = 0; !err && i < st->s.nr_arch; i++) {
+		if (strcmp(st->s.arch[i].name, r.name))
+			continue;
+		st->s.arch[i].count = r.count;
+		kstat_arch_free(&r);
+		return 0;
+	}
+	if (!err)
+		err = kstat_reserve((void **)&st->s.arch, &st->cap_arch,
+				    st->s.nr_arch + 1, sizeof(r));
+	if (err) {
+		kstat_arch_free(&r);
+		return err;
+	}
+	st->s.arch[st->s.nr_arch++] = r;
+	return 0;
+}
+
+static void arch_free_state(struct kstat_state *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->s.nr_arch; i++)
+		kstat_arch_free(&st->s.arch[i]);
+	st->s.nr_arch = 0;
+}
+
+const struct kstat_section kstat_section_arch = {
+	.name = "arch",
+	.reply_attr = KSTAT_A_ARCH,
+	.sample_attr = KSTAT_A_SAMPLE_ARCH,
+	.add = arch_add,
+	.apply = arch_apply,
+	.reset = arch_free_state,
+	.free_state = arch_free_state,
+};
+
+/* ---- the intr sum, and a dump's nr_irqs and online CPUs ---- */
+
+static int intr_sum_add(struct kstat_reply *r, const struct nlattr *a)
+{
+	if (!r->irqs)
+		return 0;
+	r->irqs->has_totals = 1;
+	return kstat_get_u64(a, &r->irqs->intr_sum);
+}
+
+/* Every sample with the irq section has the sum: it marks the section. */
+static int intr_sum_apply(struct kstat_state *st, const struct nlattr *a,
+			  int key)
+{
+	(void)key;
+	return kstat_get_u64(a, &st->s.intr_sum);
+}
+
+const struct kstat_section kstat_section_intr_sum = {
+	.name = "intr_sum",
+	.reply_attr = KSTAT_A_INTR_SUM,
+	.sample_attr = KSTAT_A_SAMPLE_INTR_SUM,
+	.section = KSTAT_SECTION_IRQ,
+	.add = intr_sum_add,
+	.apply = intr_sum_apply,
+};
+
+static int nr_irqs_add(struct kstat_reply *r, const struct nlattr *a)
+{
+	return r->irqs ? kstat_get_u32(a, &r->irqs->nr_irqs) : 0;
+}
+
+const struct kstat_section kstat_section_nr_irqs = {
+	.name = "nr_irqs",
+	.reply_attr = KSTAT_A_NR_IRQS,
+	.add = nr_irqs_add,
+};
+
+/* IRQ and softirq replies both carry the bitmap; each list keeps it. */
+static int online_add(struct kstat_reply *r, const struct nlattr *a)
+{
+	if (r->irqs)
+		return kstat_get_bytes(a, &r->irqs->online,
+				       &r->irqs->online_len);
+	if (r->softirqs)
+		return kstat_get_bytes(a, &r->softirqs->online,
+				       &r->softirqs->online_len);
+	return 0;
+}
+
+const struct kstat_section kstat_section_online = {
+	.name = "online",
+	.reply_attr = KSTAT_A_ONLINE_CPUS,
+	.add = online_add,
+};

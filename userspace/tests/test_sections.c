@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The section table against what came before it: every recorded fixture
+ * (tests/fixtures, NAME.nl) parses, through the request parsers and a
+ * socketless subscription, to the same values as the per-kind parsers
+ * it replaced.  The values are pinned as digests, printed by this test
+ * when built against the library before the table (KSTAT_DIGEST_PRINT=1).
+ *
+ * Also the keyframe path that applies IRQs in place: a keyframe whose IRQ
+ * set differs from the last one (IRQs added, removed, the set shrinking)
+ * leaves exactly its IRQs, and deltas then find them.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/netlink.h>
+
+#include "libkstat.h"
+#include "internal.h"
+#include "unit.h"
+#include "summary_msg.h"
+#include "fixture.h"
+
+/* ---- digests: FNV-1a over every value a parser fills ---- */
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	while (n--)
+		h = (h ^ *c++) * 0x100000001b3ULL;
+	return h;
+}
+
+#define MIX(h, v) ((h) = fnv((h), &(v), sizeof(v)))
+
+static uint64_t mix_str(uint64_t h, const char *s)
+{
+	return s ? fnv(h, s, strlen(s) + 1) : fnv(h, "", 1);
+}
+
+static uint64_t mix_percpu(uint64_t h, const uint32_t *p, uint32_t n)
+{
+	MIX(h, n);
+	return p ? fnv(h, p, n * sizeof(*p)) : h;
+}
+
+static uint64_t mix_cpu(uint64_t h, const struct kstat_cputime *c)
+{
+	MIX(h, c->cpu);
+	MIX(h, c->nr_ns);
+	return fnv(h, c->ns, sizeof(c->ns));
+}
+
+static uint64_t mix_irq(uint64_t h, const struct kstat_irq *q, int meta)
+{
+	size_t i;
+
+	MIX(h, q->irq);
+	MIX(h, q->count);
+	h = mix_percpu(h, q->percpu, q->nr_percpu);
+	if (!meta)
+		return h;
+	h = mix_str(h, q->chip);
+	MIX(h, q->has_hwirq);
+	MIX(h, q->hwirq);
+	MIX(h, q->level);
+	h = mix_str(h, q->name);
+	for (i = 0; i < q->nr_actions; i++)
+		h = mix_str(h, q->actions[i]);
+	return h;
+}
+
+static uint64_t mix_arch(uint64_t h, const struct kstat_arch *r)
+{
+	h = mix_str(h, r->name);
+	h = mix_str(h, r->desc);
+	MIX(h, r->count);
+	return mix_percpu(h, r->percpu, r->nr_percpu);
+}
+
+static uint64_t mix_softirq(uint64_t h, const struct kstat_softirq *v)
+{
+	MIX(h, v->vec);
+	h = mix_str(h, v->name);
+	MIX(h, v->count);
+	return mix_percpu(h, v->percpu, v->nr_percpu);
+}
+
+/* Every message of fixture @name through @fn; 0 or -errno. */
+static int parse_all(const char *name,
+		     int (*fn)(const struct nlmsghdr *, void *), void *out)
+{
+	struct fixture f;
+	int msgs, err;
+
+	if (fixture_load(name, &f))
+		return -EIO;
+	err = for_each_msg(&f, fn, out, &msgs);
+	free(f.data);
+	return err;
+}
+
+static uint64_t digest_irq_dump(const char *name)
+{
+	struct kstat_irq_list l = { 0 };
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i;
+
+	if (parse_all(name, irq_fn, &l))
+		h = 0;
+	for (i = 0; h && i < l.nr; i++)
+		h = mix_irq(h, &l.irqs[i], 1);
+	for (i = 0; h && i < l.nr_arch; i++)
+		h = mix_arch(h, &l.arch[i]);
+	if (h) {
+		MIX(h, l.has_totals);
+		MIX(h, l.intr_sum);
+		MIX(h, l.nr_irqs);
+		h = fnv(h, l.online, l.online_len);
+	}
+	kstat_irq_list_clear(&l);
+	return h;
+}
+
+static uint64_t digest_cpu_dump(const char *name)
+{
+	struct kstat_cpu_list l = { .cputime_size = sizeof(struct kstat_cputime) };
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i;
+
+	if (parse_all(name, cpu_fn, &l))
+		h = 0;
+	for (i = 0; h && i < l.nr; i++)
+		h = mix_cpu(h, &l.cpus[i]);
+	kstat_cpu_list_clear(&l);
+	return h;
+}
+
+static uint64_t digest_softirq(const char *name)
+{
+	struct kstat_softirq_list l = { 0 };
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i;
+
+	if (parse_all(name, softirq_fn, &l))
+		h = 0;
+	for (i = 0; h && i < l.nr; i++)
+		h = mix_softirq(h, &l.vecs[i]);
+	if (h)
+		h = fnv(h, l.online, l.online_len);
+	kstat_softirq_list_clear(&l);
+	return h;
+}
+
+/* Every sample a subscriber is handed, every value in it. */
+static void on_digest_sample(const struct kstat_sample *s, void *arg)
+{
+	uint64_t *h = arg;
+	size_t i;
+
+	MIX(*h, s->seq);
+	MIX(*h, s->timestamp_ns);
+	MIX(*h, s->generation);
+	MIX(*h, s->keyframe);
+	MIX(*h, s->config_changed);
+	MIX(*h, s->sections);
+	MIX(*h, s->intr_sum);
+	for (i = 0; i < s->nr_cpus; i++)
+		*h = mix_cpu(*h, &s->cpus[i]);
+	for (i = 0; i < s->nr_irqs; i++)
+		*h = mix_irq(*h, &s->irqs[i], 0);
+	*h = fnv(*h, s->irqs_changed, s->nr_irqs_changed * sizeof(uint32_t));
+	for (i = 0; i < s->nr_softirqs; i++)
+		*h = mix_softirq(*h, &s->softirqs[i]);
+	for (i = 0; i < s->nr_arch; i++)
+		*h = mix_arch(*h, &s->arch[i]);
+}
+
+static const struct kstat_sub_ops digest_ops = { .sample = on_digest_sample };
+
+static int feed_fn(const struct nlmsghdr *nlh, void *sub)
+{
+	return kstat_sub_feed(sub, nlh);
+}
+
+static uint64_t digest_summary(const char *name)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	struct kstat_sub *sub = kstat_sub_alloc(&digest_ops, &h);
+	if (!sub || parse_all(name, feed_fn, sub))
+		h = 0;
+	kstat_unsubscribe(sub);
+	return h;
+}
+
+static const struct {
+	const char *fixture;
+	uint64_t (*digest)(const char *name);
+	uint64_t want;		/* by the parsers before the section table */
+} digests[] = {
+	{ "irq-dump-totals.nl", digest_irq_dump, 0x0d3a1cd5391e3effULL },
+	{ "irq-dump-all.nl", digest_irq_dump, 0x1145d6244f946f5dULL },
+	{ "cpu-dump.nl", digest_cpu_dump, 0xdb7d51034bc6a6c5ULL },
+	{ "softirq-percpu.nl", digest_softirq, 0x305fa3d9b5ed69ceULL },
+	{ "summary.nl", digest_summary, 0x23d61e2255994e88ULL },
+};
+
+static void test_fixture_digests(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(digests) / sizeof(digests[0]); i++) {
+		uint64_t h = digests[i].digest(digests[i].fixture);
+
+		if (getenv("KSTAT_DIGEST_PRINT"))
+			printf("%s 0x%016llxULL\n", digests[i].fixture,
+			       (unsigned long long)h);
+		CHECK(h && h == digests[i].want,
+		      "%s parses to the values of the parsers before the section table (0x%016llx)",
+		      digests[i].fixture, (unsigned long long)h);
+	}
+}
+
+/* ---- keyframes that change the IRQ set ---- */
+
+/* A sample @seq with @n IRQs (count irq * 1000 + seq), alone in a batch. */
+static int feed_irqs(struct kstat_sub *sub, uint64_t seq, int key,
+		     const uint32_t *irqs, int n, uint32_t percpu_irq)
+{
+	uint32_t cpus[2] = { (uint32_t)seq, 7 };
+	struct msg m;
+	struct nlattr *nest, *q;
+	size_t at;
+	int i;
+
+	msg_start(&m, seq, 0, 1);
+	m.nest = m.nlh.nlmsg_len;
+	nest = (struct nlattr *)(m.buf + m.nest);
+	nest->nla_type = NLA_F_NESTED | KSTAT_A_SAMPLE;
+	m.nlh.nlmsg_len += NLA_HDRLEN;
+	put_u64(&m, KSTAT_A_SAMPLE_SEQ, seq);
+	put_u64(&m, KSTAT_A_SAMPLE_TIMESTAMP, seq * 1000);
+	put_u32(&m, KSTAT_A_SAMPLE_GENERATION, 1);
+	if (key)
+		put(&m, KSTAT_A_SAMPLE_KEYFRAME, NULL, 0);
+	for (i = 0; i < n; i++) {
+		at = m.nlh.nlmsg_len;
+		q = (struct nlattr *)(m.buf + at);
+		q->nla_type = NLA_F_NESTED | KSTAT_A_SAMPLE_IRQ;
+		m.nlh.nlmsg_len += NLA_HDRLEN;
+		put_u32(&m, KSTAT_A_IRQ_ID, irqs[i]);
+		put_u64(&m, KSTAT_A_IRQ_COUNT, irqs[i] * 1000ULL + seq);
+		if (irqs[i] == percpu_irq)
+			put(&m, KSTAT_A_IRQ_PERCPU, cpus, sizeof(cpus));
+		q->nla_len = m.nlh.nlmsg_len - at;
+	}
+	put_u64(&m, KSTAT_A_SAMPLE_INTR_SUM, seq);
+	nest->nla_len = m.nlh.nlmsg_len - m.nest;
+	return kstat_sub_feed(sub, &m.nlh);
+}
+
+struct irq_state {
+	int samples;
+	size_t nr;
+	uint32_t irq[16];
+	uint64_t count[16];
+	uint32_t nr_percpu[16];
+	size_t nr_changed;
+};
+
+static void on_irq_sample(const struct kstat_sample *s, void *arg)
+{
+	struct irq_state *w = arg;
+	size_t i;
+
+	w->samples++;
+	w->nr = s->nr_irqs < 16 ? s->nr_irqs : 16;
+	for (i = 0; i < w->nr; i++) {
+		w->irq[i] = s->irqs[i].irq;
+		w->count[i] = s->irqs[i].count;
+		w->nr_percpu[i] = s->irqs[i].percpu ? s->irqs[i].nr_percpu : 0;
+	}
+	w->nr_changed = s->nr_irqs_changed;
+}
+
+static const struct kstat_sub_ops irq_ops = { .sample = on_irq_sample };
+
+/* Does the state hold exactly @irqs, each with the count of sample @seq? */
+static int holds(const struct irq_state *w, const uint32_t *irqs, int n,
+		 const uint64_t *seq)
+{
+	int i;
+
+	if (w->nr != (size_t)n)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (w->irq[i] != irqs[i] || w->count[i] != irqs[i] * 1000ULL + seq[i])
+			return 0;
+	return 1;
+}
+
+static void test_keyframe_irq_set(void)
+{
+	static const uint32_t k1[] = { 1, 2, 3, 5 }, k2[] = { 1, 3, 4, 5, 6 },
+			      d3[] = { 4 }, d4[] = { 2 }, k5[] = { 1, 3 };
+	static const uint64_t s2[] = { 2, 2, 2, 2, 2 }, s3[] = { 2, 2, 3, 2, 2 },
+			      s5[] = { 5, 5 }, s6[] = { 6, 6 }, s7[] = { 7, 7 };
+	struct irq_state w = { 0 };
+	struct kstat_sub *sub = kstat_sub_alloc(&irq_ops, &w);
+	int err;
+
+	feed_irqs(sub, 1, 1, k1, 4, 0);
+	feed_irqs(sub, 2, 1, k2, 5, 0);
+	CHECK(w.samples == 2 && holds(&w, k2, 5, s2) && w.nr_changed == 5,
+	      "a keyframe that adds and removes IRQs leaves exactly its own (%zu)",
+	      w.nr);
+	feed_irqs(sub, 3, 0, d3, 1, 0);
+	CHECK(w.samples == 3 && holds(&w, k2, 5, s3) && w.nr_changed == 1,
+	      "a delta then finds an IRQ the keyframe added");
+	err = feed_irqs(sub, 4, 0, d4, 1, 0);
+	CHECK(err == -EBADMSG && w.samples == 3,
+	      "a delta naming an IRQ the keyframe removed is malformed (%d)",
+	      err);
+	feed_irqs(sub, 5, 1, k5, 2, 0);
+	CHECK(w.samples == 4 && holds(&w, k5, 2, s5),
+	      "a keyframe with fewer IRQs drops the rest (%zu)", w.nr);
+	feed_irqs(sub, 6, 1, k5, 2, 3);
+	CHECK(w.samples == 5 && holds(&w, k5, 2, s6) && w.nr_percpu[1] == 2 &&
+	      !w.nr_percpu[0], "per-CPU counts in a keyframe are kept");
+	feed_irqs(sub, 7, 1, k5, 2, 0);
+	CHECK(w.samples == 6 && holds(&w, k5, 2, s7) && !w.nr_percpu[1],
+	      "a keyframe without per-CPU counts drops the old ones");
+	kstat_unsubscribe(sub);
+}
+
+int main(void)
+{
+	test_fixture_digests();
+	test_keyframe_irq_set();
+	return unit_exit();
+}
