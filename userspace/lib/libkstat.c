@@ -409,6 +409,7 @@ struct kstat_req {
 	int dump;
 	int64_t cpu;			/* KSTAT_A_SEL_CPU when >= 0 */
 	int64_t irq;			/* KSTAT_A_SEL_IRQ when >= 0 */
+	uint32_t flags;			/* KSTAT_A_SEL_FLAGS, without a filter */
 	const struct kstat_filter *filter;
 	int ack;			/* no reply comes: ask for an ACK */
 	/* attributes of their own (CONFIG_SET) */
@@ -432,6 +433,8 @@ static struct nl_msg *kstat_build(struct kstat_handle *h,
 		err = nla_put_u32(msg, KSTAT_A_SEL_CPU, r->cpu);
 	if (!err && r->irq >= 0)
 		err = nla_put_u32(msg, KSTAT_A_SEL_IRQ, r->irq);
+	if (!err && r->flags)
+		err = nla_put_u32(msg, KSTAT_A_SEL_FLAGS, r->flags);
 	if (!err && r->filter)
 		err = kstat_put_filter(msg, r->filter);
 	if (!err && r->put)
@@ -563,11 +566,29 @@ int kstat_cpu_get_sz(struct kstat_handle *h, int cpu,
 	return err;
 }
 
+/* The list holds the online CPUs: the reply's last nest, the sum, goes. */
+static int kstat_cpu_list_drop_sum(struct kstat_handle *h,
+				   struct kstat_cpu_list *l)
+{
+	const struct kstat_cputime *last;
+
+	if (l->nr)
+		last = kstat_cputime_at(l->cpus, l->cputime_size, l->nr - 1);
+	if (!l->nr || last->cpu != -1) {
+		kstat_set_error(h, "malformed reply from the kernel: no CPU sum after %zu CPUs",
+				l->nr);
+		return -EBADMSG;
+	}
+	l->nr--;
+	return 0;
+}
+
 int kstat_cpu_list_get_sz(struct kstat_handle *h, struct kstat_cpu_list **out,
 			  size_t cputime_size)
 {
-	struct kstat_req r = { .cmd = KSTAT_CMD_CPU_GET, .dump = 1,
-			       .cpu = -1, .irq = -1 };
+	/* One do, one reply: every online CPU, then the sum. */
+	struct kstat_req r = { .cmd = KSTAT_CMD_CPU_GET, .cpu = -1, .irq = -1,
+			       .flags = KSTAT_F_PERCPU };
 	struct kstat_reply reply = { 0 };
 	struct kstat_cpu_list *l;
 	int err = kstat_cputime_size_check(h, cputime_size);
@@ -581,6 +602,8 @@ int kstat_cpu_list_get_sz(struct kstat_handle *h, struct kstat_cpu_list **out,
 	l->cputime_size = cputime_size;
 	reply.cpus = l;
 	err = kstat_xfer(h, &r, parse_reply, reset_reply, &reply);
+	if (!err)
+		err = kstat_cpu_list_drop_sum(h, l);
 	if (err) {
 		kstat_cpu_list_free(l);
 		return err;
