@@ -44,9 +44,9 @@ file=$out/seed-cpus-$cpus.txt
 {
 	echo "config irqs $n cpus $cpus descriptors $descs"
 	echo "# descriptors before irqsim: $before; guest memory: $(awk '/MemTotal/ { print $2, $3 }' /proc/meminfo)"
-	echo "# kstat-bench $args seed floor cpu raw irq files agent summary"
+	echo "# kstat-bench $args seed floor cpu raw irq files agent summary sections"
 	# shellcheck disable=SC2086
-	bench/kstat-bench $args seed floor cpu raw irq files agent summary
+	bench/kstat-bench $args seed floor cpu raw irq files agent summary sections
 	echo "# kstat stats after the run:"
 	"$KSTAT" stats | sed 's/^/# /'
 } >"$file" || t_fail "kstat-bench failed at $cpus CPUs, $descs descriptors"

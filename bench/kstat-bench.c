@@ -7,7 +7,7 @@
  *
  * Metrics (default: all):
  *   cpu      per-CPU cputime: pread+parse of /proc/stat's cpu lines vs a
- *            KSTAT_CMD_CPU_GET dump (libkstat)
+ *            KSTAT_CMD_CPU_GET with KSTAT_F_PERCPU (libkstat)
  *   irq      all IRQ totals: /proc/interrupts read+parsed, and the intr
  *            line of /proc/stat, vs a totals-only IRQ_GET dump; also the
  *            same dump over a raw socket that only counts the IRQs, which
@@ -25,9 +25,10 @@
  *   seed     the seed thread's experiment: READS (default 10000) times
  *            open, read to the end and close /proc/stat; wall and system
  *            time of the whole loop, and wall time per read
- *   raw      CPU_GET dump and the empty round trip (CONFIG_GET) through
+ *   raw      CPU_GET (every CPU) and the empty round trip (CONFIG_GET) through
  *            libkstat and over a raw netlink socket, side by side
  *   files    one read+parse of each of the three procfs files alone
+ *   sections the producer's cost per sample with one section at a time
  * SUBS is a comma-separated list of subscriber counts for "summary"
  * (default 1,16,64).
  *
@@ -284,20 +285,27 @@ static void kstat_floor(void)
 static int raw_fd;
 static uint16_t raw_family;
 
-static uint64_t raw_request(uint8_t cmd, int dump, int count)
+static uint64_t raw_request(uint8_t cmd, int dump, int count, uint32_t flags)
 {
 	struct {
 		struct nlmsghdr nlh;
 		struct genlmsghdr g;
+		struct nlattr a;
+		uint32_t flags;
 	} req = {
-		.nlh = { .nlmsg_len = sizeof(req), .nlmsg_type = raw_family,
+		.nlh = { .nlmsg_type = raw_family,
 			 .nlmsg_flags = NLM_F_REQUEST | (dump ? NLM_F_DUMP : 0) },
 		.g = { .cmd = cmd, .version = KSTAT_FAMILY_VERSION },
+		.a = { .nla_len = NLA_HDRLEN + sizeof(uint32_t),
+		       .nla_type = KSTAT_A_SEL_FLAGS },
+		.flags = flags,
 	};
 	uint64_t found = 0;
 	ssize_t n;
 
-	if (send(raw_fd, &req, sizeof(req), 0) < 0)
+	/* KSTAT_A_SEL_FLAGS only when there are flags */
+	req.nlh.nlmsg_len = flags ? sizeof(req) : NLMSG_HDRLEN + GENL_HDRLEN;
+	if (send(raw_fd, &req, req.nlh.nlmsg_len, 0) < 0)
 		die("raw send", -errno);
 	for (;;) {
 		struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
@@ -331,17 +339,18 @@ static uint64_t raw_request(uint8_t cmd, int dump, int count)
 
 static void raw_irq_totals(void)
 {
-	sink = raw_request(KSTAT_CMD_IRQ_GET, 1, KSTAT_A_IRQ);
+	sink = raw_request(KSTAT_CMD_IRQ_GET, 1, KSTAT_A_IRQ, 0);
 }
 
+/* The request kstat_cpu_list_get() makes: every CPU in one reply. */
 static void raw_cpu(void)
 {
-	sink = raw_request(KSTAT_CMD_CPU_GET, 1, KSTAT_A_CPU);
+	sink = raw_request(KSTAT_CMD_CPU_GET, 0, KSTAT_A_CPU, KSTAT_F_PERCPU);
 }
 
 static void raw_floor(void)
 {
-	sink = raw_request(KSTAT_CMD_CONFIG_GET, 0, 0);
+	sink = raw_request(KSTAT_CMD_CONFIG_GET, 0, 0, 0);
 }
 
 static void raw_open(void)
@@ -489,6 +498,39 @@ static void metric_summary(void)
 	stats(&st);
 	value("summary_bytes_keyframe", st.keyframe_bytes, "bytes/sample");
 	value("summary_bytes_delta", st.delta_bytes, "bytes/sample");
+}
+
+static void set_sections(uint32_t sections)
+{
+	struct kstat_config c = { .sections = sections };
+	int err = kstat_config_set(h, &c, KSTAT_CONFIG_SECTIONS);
+
+	if (err)
+		die("CONFIG_SET sections", err);
+}
+
+/*
+ * The producer's cost per sample with one section at a time, one
+ * subscriber: where its time goes.  The sections are then restored.
+ */
+static void metric_sections(void)
+{
+	static const struct { const char *name; uint32_t bit; } secs[] = {
+		{ "cpu", KSTAT_SECTION_CPU },
+		{ "irq", KSTAT_SECTION_IRQ },
+		{ "softirq", KSTAT_SECTION_SOFTIRQ },
+	};
+	char name[64];
+	unsigned int i;
+
+	set_config(100, 10);
+	for (i = 0; i < sizeof(secs) / sizeof(secs[0]); i++) {
+		set_sections(secs[i].bit);
+		snprintf(name, sizeof(name), "summary_cost_only_%s",
+			 secs[i].name);
+		value(name, summary_cost(1, 4) / 1e3, "us/sample");
+	}
+	set_sections(KSTAT_SECTION_ALL);
 }
 
 static void metric_idle(void)
@@ -659,6 +701,8 @@ int main(int argc, char **argv)
 		metric_agent();
 	if (wanted(argc, argv, "summary"))
 		metric_summary();
+	if (wanted_opt(argc, argv, "sections", 1))
+		metric_sections();
 	if (wanted(argc, argv, "idle"))
 		metric_idle();
 	set_config(1000, 10);

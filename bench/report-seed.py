@@ -170,6 +170,14 @@ def main():
     o.append(f"| agent: three /proc files ÷ (subscriber + producer) per sample | | "
              f"{ratio(agent_files, agent_total):.1f}× | ≥ 100× |")
     o.append("")
+    split = [(name, val(f"summary_cost_only_{name}"))
+             for name in ("cpu", "irq", "softirq")]
+    if all(x == x for _, x in split):	# none is NaN: the run measured them
+        o.append("Where the producer's time goes, one section at a time in the same run "
+                 "(config `sections`, one subscriber, µs per sample, ÷ one /proc/stat "
+                 "read): " + ", ".join(f"{name} {x:.0f} µs ({ratio(x, stat_read):.2f}×)"
+                                       for name, x in split)
+                 + f"; all three together {producer:.0f} µs.\n")
     if cpu_raw > cpu_lib:
         o.append(f"In this run the raw client's CPU GET ({cpu_raw:.0f} µs "
                  f"±{pct(m['cpu_libkstat_vs_raw'][3], cpu_raw).strip()}) came out slower "

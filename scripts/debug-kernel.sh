@@ -155,8 +155,8 @@ build_all() {
 	kmake vmlinux
 	grep -q 'net/kstat/kstat.ko' "$OBJ/modules.builtin" ||
 		die "CONFIG_KSTAT=y: net/kstat is not in modules.builtin"
-	grep -q ' kstat_family$' "$OBJ/System.map" ||
-		die "CONFIG_KSTAT=y: kstat_family is not in vmlinux"
+	grep -q ' kst_family$' "$OBJ/System.map" ||
+		die "CONFIG_KSTAT=y: kst_family is not in vmlinux"
 
 	say "CONFIG_KSTAT=m: bzImage and modules"
 	configure m
