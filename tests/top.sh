@@ -64,16 +64,16 @@ assert_match 'q quit.*IRQs 1-[0-9]+ of 15[0-9][0-9]' "$(tail -n 1 <<<"$screen")"
 t_log "screen: $(head -n 1 <<<"$screen")"
 
 "${TM[@]}" send-keys -t top t
-wait_until 10 pane_has 'sort total'
+wait_until 30 pane_has 'sort total'
 "${TM[@]}" send-keys -t top c
-wait_until 10 pane_has '^0 '
+wait_until 30 pane_has '^0 '
 "${TM[@]}" send-keys -t top r
-wait_until 10 pane_has 'sort rate'
+wait_until 30 pane_has 'sort rate'
 
 "${TM[@]}" send-keys -t top NPage
-wait_until 10 pane_has 'IRQs [1-9][0-9]-'
+wait_until 30 pane_has 'IRQs [1-9][0-9]-'
 "${TM[@]}" send-keys -t top Home
-wait_until 10 pane_has 'IRQs 1-'
+wait_until 30 pane_has 'IRQs 1-'
 t_log "sort, per-CPU and paging keys ok"
 
 "${TM[@]}" resize-window -t top -x 52 -y 15
@@ -87,12 +87,12 @@ narrow() {
 }
 for ((i = 0; i < 100; i++)); do narrow && break; sleep 0.1; done
 narrow || t_fail "after resizing to 52x15: $(pane | cat -A)"
-wait_until 10 first_is "$IRQ kstat-sim-7"
+wait_until 30 first_is "$IRQ kstat-sim-7"
 t_log "resized to 52x15: $(pane | grep -A1 -E '^ *IRQ +RATE' | tail -n 1)"
 "${TM[@]}" resize-window -t top -x 100 -y 30
 
 kstat_unload_busy
-wait_until 10 pane_has 'kstat module gone'
+wait_until 30 pane_has 'kstat module gone'
 kstat_load interval_ms=100
 wait_until 30 first_is "$IRQ kstat-sim-7"
 pane_has 'kstat module gone' && t_fail "still says gone after the module is back"
