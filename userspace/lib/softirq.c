@@ -44,7 +44,7 @@ void kstat_softirq_free(struct kstat_softirq *v)
 
 static int softirq_add(struct kstat_reply *r, const struct nlattr *a)
 {
-	struct kstat_softirq_list *l = r->softirqs;
+	struct kstat_softirq_list *l = r->list[KSTAT_SEC_softirq];
 	int err;
 
 	if (!l)
@@ -77,8 +77,10 @@ void kstat_softirq_list_free(struct kstat_softirq_list *l)
 
 static void softirq_free_reply(struct kstat_reply *r)
 {
-	if (r->softirqs)
-		kstat_softirq_list_clear(r->softirqs);
+	struct kstat_softirq_list *l = r->list[KSTAT_SEC_softirq];
+
+	if (l)
+		kstat_softirq_list_clear(l);
 }
 
 /* The state's slot for vector @vec: its old value freed, or a new one. */
@@ -94,7 +96,7 @@ static struct kstat_softirq *softirq_entry(struct kstat_state *st,
 		}
 	}
 	*err = st->s.nr_softirqs >= 64 ? -EBADMSG :	/* no kernel has more */
-	       kstat_reserve((void **)&st->s.softirqs, &st->cap_softirqs,
+	       kstat_reserve((void **)&st->s.softirqs, &st->cap[KSTAT_SEC_softirq],
 			     st->s.nr_softirqs + 1, sizeof(*st->s.softirqs));
 	return *err ? NULL : &st->s.softirqs[st->s.nr_softirqs++];
 }
