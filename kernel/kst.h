@@ -4,7 +4,8 @@
  * they never meet the core kernel's kstat_* (kstat_irqs(), struct kstat).
  *
  * The layers, each calling only the ones below it:
- *   netlink.c   the family, its policies and request handlers;
+ *   netlink.c   the family, its own ops and policies, the sections' GET
+ *               commands (from the section table) and request handlers;
  *   summary.c   the periodic summary producer, over the section table;
  *   sample.c    summary messages: parts, samples, items;
  *   deliver.c   where summaries go: namespaces, multicast, unicast;

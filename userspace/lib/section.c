@@ -4,7 +4,8 @@
  * sections (cpu, irq with its arch rows and intr sum, softirq, ...); the
  * library keeps one entry per section with the functions that take its
  * objects into a GET reply's list and into a subscriber's state.  The
- * walkers here know no section: a new one is a new entry below.
+ * walkers here know no section: a new one is a name in KSTAT_SECTIONS
+ * (internal.h), which fills the table below.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -152,6 +153,10 @@ void kstat_state_finish(struct kstat_state *st)
 	state_hooks(st, HOOK_FINISH);
 }
 
+/*
+ * The arrays of the first sections are freed here; a newer section's
+ * free_state frees its own.
+ */
 void kstat_state_free(struct kstat_state *st)
 {
 	state_hooks(st, HOOK_FREE);
