@@ -246,6 +246,16 @@ struct kstat_section {
 	void (*free_state)(struct kstat_state *st);
 };
 
+/*
+ * A GET of @cmd (a dump when @dump) selecting what the caller's filter
+ * @f says, its reply through the section table into @reply (cleared and
+ * refilled when the request is retried); @cpu_first: where the reply's
+ * per-CPU arrays begin.  0, or -errno with kstat_last_error(h) set.  A
+ * section's public GET call, in its own file, is built on it.
+ */
+int kstat_section_get(struct kstat_handle *h, uint8_t cmd, int dump,
+		      const struct kstat_filter *f, struct kstat_reply *reply,
+		      uint32_t *cpu_first);
 /* A GET reply message into @r, appending; -EBADMSG if malformed. */
 int kstat_reply_parse_msg(const struct nlmsghdr *nlh, struct kstat_reply *r);
 /* Free what @r's lists hold and zero them (the lists stay). */

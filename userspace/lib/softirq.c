@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libkstat: the softirq section.  SOFTIRQ_GET replies fill a struct
- * kstat_softirq_list; samples replace the subscriber's vector by number.
+ * kstat_softirq_list (kstat_softirq_get()); samples replace the
+ * subscriber's vector by number.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -73,6 +74,28 @@ void kstat_softirq_list_free(struct kstat_softirq_list *l)
 		return;
 	kstat_softirq_list_clear(l);
 	free(l);
+}
+
+int kstat_softirq_get(struct kstat_handle *h, const struct kstat_filter *f,
+		      struct kstat_softirq_list **out)
+{
+	struct kstat_softirq_list *l = calloc(1, sizeof(*l));
+	struct kstat_reply reply = { .list[KSTAT_SEC_softirq] = l };
+	uint32_t cpu_first;
+	int err;
+
+	*out = NULL;
+	if (!l)
+		return -ENOMEM;
+	err = kstat_section_get(h, KSTAT_CMD_SOFTIRQ_GET, 0, f, &reply,
+				&cpu_first);
+	if (err) {
+		kstat_softirq_list_free(l);
+		return err;
+	}
+	l->cpu_first = cpu_first;
+	*out = l;
+	return 0;
 }
 
 static void softirq_free_reply(struct kstat_reply *r)
