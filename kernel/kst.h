@@ -4,7 +4,8 @@
  * they never meet the core kernel's kstat_* (kstat_irqs(), struct kstat).
  *
  * The layers, each calling only the ones below it:
- *   netlink.c   the family, its policies and request handlers;
+ *   netlink.c   the family, its own ops and policies, the sections' GET
+ *               commands (from the section table) and request handlers;
  *   summary.c   the periodic summary producer, over the section table;
  *   sample.c    summary messages: parts, samples, items;
  *   deliver.c   where summaries go: namespaces, multicast, unicast;
@@ -176,7 +177,8 @@ struct kst_get_ops {
  * ---- sections --------------------------------------------------------
  *
  * A section is one kind of counters, defined in one file: its GET
- * command's ops (netlink.c answers with them), and for the summary
+ * command, that command's policy and ops (netlink.c registers the command
+ * and answers it with them), and for the summary
  * producer a state per frame: collect reads the counters into the current
  * frame's state against the last committed one, write puts what a sample
  * of it carries (everything in a keyframe, what changed in a delta),
@@ -186,6 +188,8 @@ struct kst_get_ops {
 struct kst_section {
 	const char *name;
 	u8 get_cmd;			/* KSTAT_CMD_*_GET, 0 if none */
+	const struct nla_policy *get_policy;	/* strict, of the command */
+	unsigned int get_maxattr;
 	struct kst_get_ops get;
 	u32 sections;			/* the KSTAT_SECTION_* that sends it */
 	void *(*state_alloc)(void);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kstat netlink glue: the "kstat" generic netlink family, its policies and
- * the generic request handlers.
+ * kstat netlink glue: the "kstat" generic netlink family, its own policies
+ * and the generic request handlers.  Each section's GET command comes from
+ * the section table (its command, policy and ops), so a new section does
+ * not edit this file.
  *
  * Every GET goes parse -> prepare -> size -> fill, as in ethtool: the
  * attributes become a struct kst_sel, the command's kst_get_ops (a
@@ -20,30 +22,11 @@
 
 static struct genl_family kst_family;
 
-/* ---- policies ------------------------------------------------------------ */
-
-static const struct nla_policy kst_cpu_get_policy[KSTAT_A_SEL_FLAGS + 1] = {
-	[KSTAT_A_SEL_CPU]	= { .type = NLA_U32 },
-	[KSTAT_A_SEL_FLAGS]	= NLA_POLICY_MASK(NLA_U32, KSTAT_F_PERCPU),
-};
-
-static const struct nla_policy kst_irq_get_policy[KSTAT_A_SEL_FLAGS + 1] = {
-	[KSTAT_A_SEL_IRQ]	= { .type = NLA_U32 },
-	[KSTAT_A_SEL_IRQ_FIRST]	= { .type = NLA_U32 },
-	[KSTAT_A_SEL_IRQ_LAST]	= { .type = NLA_U32 },
-	/* .len, not a range: policy bounds are s16 on 6.1 */
-	[KSTAT_A_SEL_IRQ_LIST]	= { .type = NLA_BINARY,
-				    .len = KSTAT_IRQ_LIST_MAX * sizeof(u32) },
-	[KSTAT_A_SEL_CPU_FIRST]	= { .type = NLA_U32 },
-	[KSTAT_A_SEL_CPU_LAST]	= { .type = NLA_U32 },
-	[KSTAT_A_SEL_FLAGS]	= NLA_POLICY_MASK(NLA_U32, KSTAT_F_ALL),
-};
-
-static const struct nla_policy kst_softirq_get_policy[KSTAT_A_SEL_FLAGS + 1] = {
-	[KSTAT_A_SEL_CPU_FIRST]	= { .type = NLA_U32 },
-	[KSTAT_A_SEL_CPU_LAST]	= { .type = NLA_U32 },
-	[KSTAT_A_SEL_FLAGS]	= NLA_POLICY_MASK(NLA_U32, KSTAT_F_PERCPU),
-};
+/*
+ * ---- policies ------------------------------------------------------------
+ *
+ * The family's own; each section's GET policy is in its file, beside its ops.
+ */
 
 static const struct nla_policy kst_config_set_policy[KSTAT_A_CONFIG + 1] = {
 	[KSTAT_A_CONFIG]	= NLA_POLICY_NESTED(kst_config_policy),
@@ -367,31 +350,8 @@ static int kst_nl_subscribe_doit(struct sk_buff *skb, struct genl_info *info)
 
 /* ---- the family ---------------------------------------------------------- */
 
-static const struct genl_ops kst_ops[] = {
-	{
-		.cmd		= KSTAT_CMD_CPU_GET,
-		.doit		= kst_nl_get_doit,
-		.start		= kst_nl_get_start,
-		.dumpit		= kst_nl_get_dumpit,
-		.done		= kst_nl_get_done,
-		.policy		= kst_cpu_get_policy,
-		.maxattr	= ARRAY_SIZE(kst_cpu_get_policy) - 1,
-	},
-	{
-		.cmd		= KSTAT_CMD_IRQ_GET,
-		.doit		= kst_nl_get_doit,
-		.start		= kst_nl_get_start,
-		.dumpit		= kst_nl_get_dumpit,
-		.done		= kst_nl_get_done,
-		.policy		= kst_irq_get_policy,
-		.maxattr	= ARRAY_SIZE(kst_irq_get_policy) - 1,
-	},
-	{
-		.cmd		= KSTAT_CMD_SOFTIRQ_GET,
-		.doit		= kst_nl_get_doit,
-		.policy		= kst_softirq_get_policy,
-		.maxattr	= ARRAY_SIZE(kst_softirq_get_policy) - 1,
-	},
+/* The family's own commands; kst_ops_init() adds the sections'. */
+static const struct genl_ops kst_family_ops[] = {
 	{
 		.cmd		= KSTAT_CMD_CONFIG_GET,
 		.doit		= kst_nl_get_doit,
@@ -413,6 +373,49 @@ static const struct genl_ops kst_ops[] = {
 	},
 };
 
+/* No two ops share a command (genl_register_family checks): this is room. */
+static struct genl_ops kst_ops[KSTAT_CMD_MAX] __ro_after_init;
+static_assert(ARRAY_SIZE(kst_family_ops) <= ARRAY_SIZE(kst_ops));
+
+/*
+ * A section's GET command, unprivileged like every read: a do always, a
+ * dump when its ops have one.  tests/helpers/ynl_check.py reads the
+ * sections' ops with this rule: change both together.
+ */
+static struct genl_ops kst_section_op(const struct kst_section *s)
+{
+	struct genl_ops op = {
+		.cmd		= s->get_cmd,
+		.doit		= kst_nl_get_doit,
+		.policy		= s->get_policy,
+		.maxattr	= s->get_maxattr,
+	};
+
+	if (s->get.dump) {
+		op.start = kst_nl_get_start;
+		op.dumpit = kst_nl_get_dumpit;
+		op.done = kst_nl_get_done;
+	}
+	return op;
+}
+
+/* The family's ops: its own, then one per section that has a command. */
+static int __init kst_ops_init(void)
+{
+	unsigned int n = ARRAY_SIZE(kst_family_ops), i;
+
+	memcpy(kst_ops, kst_family_ops, sizeof(kst_family_ops));
+	for (i = 0; i < kst_nr_sections; i++) {
+		if (!kst_sections[i]->get_cmd)
+			continue;
+		if (WARN_ON_ONCE(n >= ARRAY_SIZE(kst_ops)))
+			return -EINVAL;
+		kst_ops[n++] = kst_section_op(kst_sections[i]);
+	}
+	kst_family.n_ops = n;
+	return 0;
+}
+
 static const struct genl_multicast_group kst_mcgrps[] = {
 	[KST_MCGRP_SUMMARY] = { .name = KSTAT_MCGRP_SUMMARY_NAME },
 };
@@ -427,15 +430,14 @@ static struct genl_family kst_family __ro_after_init = {
 	.module		= THIS_MODULE,
 	.netnsok	= true,
 	.parallel_ops	= true,
-	.ops		= kst_ops,
-	.n_ops		= ARRAY_SIZE(kst_ops),
+	.ops		= kst_ops,	/* .n_ops set by kst_ops_init() */
 	.mcgrps		= kst_mcgrps,
 	.n_mcgrps	= ARRAY_SIZE(kst_mcgrps),
 };
 
 int __init kst_netlink_init(void)
 {
-	int err = kst_deliver_init(&kst_family);
+	int err = kst_ops_init() ?: kst_deliver_init(&kst_family);
 
 	if (err)
 		return err;

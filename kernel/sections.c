@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The table of kstat's sections.  A summary sample carries them in this
- * order; netlink.c finds each GET command's ops here.  Adding a section:
+ * order; netlink.c registers each GET command from here.  Adding a section:
  * docs/adding-a-section.md.
  */
 #include <linux/kernel.h>

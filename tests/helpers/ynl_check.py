@@ -18,7 +18,8 @@
 4. Scan HEADER for every enum type, enumerator and #define and fail for
    each one SPEC does not produce.
 5. With --kernel-source, read the family's genl_ops and nla_policy tables
-   (from every file given)
+   (from every file given), and the GET commands of the kst_section
+   definitions (netlink.c registers one op per section with a get_cmd),
    and check them against the spec's operations: do/dump, admin-perm, the
    attributes each op's policy accepts (= its do + dump request
    attributes), their types and min/max/mask/max-len, nested policies
@@ -422,7 +423,34 @@ def parse_kernel(paths):
     for blk in re.findall(r'\{([^{}]*)\}', m.group(1) if m else ''):
         fields = dict(re.findall(r'\.(\w+)\s*=\s*(\w+)', blk))
         ops[fields['cmd']] = fields
+    for cmd, op in section_ops(text).items():
+        if cmd in ops:
+            raise ValueError(f'{cmd} is both in genl_ops and a section')
+        ops[cmd] = op
     return policies, ops
+
+
+def section_ops(text):
+    """The genl_ops netlink.c makes of each kst_section with a command.
+
+    As kst_section_op() builds them: a doit always, the dump callbacks
+    when the section's get ops have a .dump, its get_policy, no flags.
+    """
+    ops = {}
+    for m in re.finditer(r'struct kst_section\s+\w+\s*=\s*\{(.*?)\n\};',
+                         text, flags=re.S):
+        fields = dict(re.findall(r'\.(\w+)\s*=\s*(\w+)', m.group(1)))
+        if 'get_cmd' not in fields:
+            continue
+        op = {'cmd': fields['get_cmd'], 'doit': 'kst_nl_get_doit'}
+        if 'get_policy' in fields:
+            op['policy'] = fields['get_policy']
+        if 'dump' in fields:
+            op['dumpit'] = 'kst_nl_get_dumpit'
+        if op['cmd'] in ops:
+            raise ValueError(f"two sections have command {op['cmd']}")
+        ops[op['cmd']] = op
+    return ops
 
 
 def spec_checks(spec, attr):

@@ -7,10 +7,11 @@
  * drops silently.
  *
  * The table is generated, not written out: the commands and the policy of
- * each of their attributes (ops[] below, as in kernel/netlink.c) crossed
- * with mutations (wrong length, NLA_F_NESTED, unknown and foreign types,
- * values at and past each bound), plus framing, header and flag cases
- * for every command.  Each case is built, sent and checked in turn.
+ * each of their attributes (ops[] below, as in the kernel's policies)
+ * crossed with mutations (wrong length, NLA_F_NESTED, unknown and
+ * foreign types, values at and past each bound), plus framing, header
+ * and flag cases for every command.  Each case is built, sent and
+ * checked in turn.
  *
  * "nlraw cases unpriv" is the table for a user without CAP_NET_ADMIN:
  * every read works, every CONFIG_SET gets EPERM.  "nlraw cases subscribe"

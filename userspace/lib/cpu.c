@@ -80,7 +80,7 @@ void kstat_cpu_list_free(struct kstat_cpu_list *l)
 
 static int cpu_add(struct kstat_reply *r, const struct nlattr *a)
 {
-	struct kstat_cpu_list *l = r->cpus;
+	struct kstat_cpu_list *l = r->list[KSTAT_SEC_cpu];
 	size_t stride;
 	struct kstat_cputime c;
 	int err;
@@ -111,7 +111,7 @@ static int cpu_apply(struct kstat_state *st, const struct nlattr *a, int key)
 	}
 	err = kstat_parse_cpu_nest(a, &c);
 	if (!err)
-		err = kstat_reserve((void **)&st->s.cpus, &st->cap_cpus,
+		err = kstat_reserve((void **)&st->s.cpus, &st->cap[KSTAT_SEC_cpu],
 				    st->s.nr_cpus + 1, st->cputime_size);
 	if (err)
 		return err;
@@ -123,8 +123,10 @@ static int cpu_apply(struct kstat_state *st, const struct nlattr *a, int key)
 
 static void cpu_free_reply(struct kstat_reply *r)
 {
-	if (r->cpus)
-		kstat_cpu_list_clear(r->cpus);
+	struct kstat_cpu_list *l = r->list[KSTAT_SEC_cpu];
+
+	if (l)
+		kstat_cpu_list_clear(l);
 }
 
 const struct kstat_section kstat_section_cpu = {

@@ -171,23 +171,47 @@ int kstat_parse_stats_msg(const struct nlmsghdr *nlh, struct kstat_stats *st);
  * one entry of kstat_sections[] (section.c) with the functions that parse
  * its objects, append them to a GET reply's list, apply them to a
  * subscriber's state, and free what they own.  The message walkers below
- * only look sections up by attribute; adding a section is adding an
- * entry.
+ * only look sections up by attribute.
+ *
+ * KSTAT_SECTIONS lists them, in the order the walkers look them up (the
+ * IRQ section first: its objects are the many).  Each is
+ * kstat_section_<name>, defined in its own file; the list declares them,
+ * numbers them (KSTAT_SEC_<name>, the index of their slots below) and
+ * fills kstat_sections[].  Adding a section is adding its name here.
  */
+#define KSTAT_SECTIONS(X)						\
+	X(irq) X(cpu) X(softirq) X(arch) X(intr_sum) X(nr_irqs)	\
+	X(online) X(config)
 
-/* What a GET reply fills: the list of the request's kind, others NULL. */
+#define KSTAT_SECTION_ID(name)	KSTAT_SEC_##name,
+enum kstat_section_id {
+	KSTAT_SECTIONS(KSTAT_SECTION_ID)
+	KSTAT_SEC_NR
+};
+#undef KSTAT_SECTION_ID
+
+struct kstat_section;
+#define KSTAT_SECTION_DECLARE(name) \
+	extern const struct kstat_section kstat_section_##name;
+KSTAT_SECTIONS(KSTAT_SECTION_DECLARE)
+#undef KSTAT_SECTION_DECLARE
+
+/*
+ * What a GET reply fills: the list of the request's kind, in the slot of
+ * the section whose objects it holds (a struct kstat_irq_list in
+ * list[KSTAT_SEC_irq]); the other slots NULL.  Sections that only add to
+ * another's list (arch, intr_sum, ...) read that one's slot.
+ */
 struct kstat_reply {
-	struct kstat_cpu_list *cpus;
-	struct kstat_irq_list *irqs;
-	struct kstat_softirq_list *softirqs;
+	void *list[KSTAT_SEC_NR];
 };
 
 /* A subscriber's counters: the sample being assembled, and its storage. */
 struct kstat_state {
 	struct kstat_sample s;
+	size_t cap[KSTAT_SEC_NR];	/* of each section's array in s */
 	int cpus_reset;			/* this sample restarted its CPU list */
 	size_t cputime_size;		/* the caller's: stride of s.cpus */
-	size_t cap_cpus, cap_irqs, cap_arch, cap_softirqs;
 	int32_t *slot;			/* IRQ number -> index in s.irqs */
 	size_t nr_slots;
 	uint32_t *changed;		/* backs s.irqs_changed */
@@ -222,10 +246,16 @@ struct kstat_section {
 	void (*free_state)(struct kstat_state *st);
 };
 
-extern const struct kstat_section kstat_section_cpu, kstat_section_irq,
-	kstat_section_arch, kstat_section_intr_sum, kstat_section_nr_irqs,
-	kstat_section_online, kstat_section_softirq, kstat_section_config;
-
+/*
+ * A GET of @cmd (a dump when @dump) selecting what the caller's filter
+ * @f says, its reply through the section table into @reply (cleared and
+ * refilled when the request is retried); @cpu_first: where the reply's
+ * per-CPU arrays begin.  0, or -errno with kstat_last_error(h) set.  A
+ * section's public GET call, in its own file, is built on it.
+ */
+int kstat_section_get(struct kstat_handle *h, uint8_t cmd, int dump,
+		      const struct kstat_filter *f, struct kstat_reply *reply,
+		      uint32_t *cpu_first);
 /* A GET reply message into @r, appending; -EBADMSG if malformed. */
 int kstat_reply_parse_msg(const struct nlmsghdr *nlh, struct kstat_reply *r);
 /* Free what @r's lists hold and zero them (the lists stay). */

@@ -139,7 +139,7 @@ static inline int grow_needed(size_t nr)
  */
 static int irq_add_run(struct kstat_reply *r, const struct nlattr *a, int len)
 {
-	struct kstat_irq_list *l = r->irqs;
+	struct kstat_irq_list *l = r->list[KSTAT_SEC_irq];
 	struct kstat_irq *q;
 	int rem = len, err;
 
@@ -269,7 +269,7 @@ static struct kstat_irq *irq_entry(struct kstat_state *st, uint32_t irq,
 		return NULL;
 	}
 	irq_truncate(st, pos);
-	*err = kstat_reserve((void **)&st->s.irqs, &st->cap_irqs,
+	*err = kstat_reserve((void **)&st->s.irqs, &st->cap[KSTAT_SEC_irq],
 			     st->s.nr_irqs + 1, sizeof(*st->s.irqs));
 	if (*err)
 		return NULL;
@@ -409,8 +409,10 @@ void kstat_irq_list_free(struct kstat_irq_list *l)
 /* The list holds the arch rows, intr sum and bitmap too: one clear. */
 static void irq_free_reply(struct kstat_reply *r)
 {
-	if (r->irqs)
-		kstat_irq_list_clear(r->irqs);
+	struct kstat_irq_list *l = r->list[KSTAT_SEC_irq];
+
+	if (l)
+		kstat_irq_list_clear(l);
 }
 
 const struct kstat_section kstat_section_irq = {
@@ -462,7 +464,7 @@ void kstat_arch_free(struct kstat_arch *r)
 
 static int arch_add(struct kstat_reply *r, const struct nlattr *a)
 {
-	struct kstat_irq_list *l = r->irqs;
+	struct kstat_irq_list *l = r->list[KSTAT_SEC_irq];
 	int err;
 
 	if (!l)
@@ -489,7 +491,7 @@ static int arch_apply(struct kstat_state *st, const struct nlattr *a, int key)
 		return 0;
 	}
 	if (!err)
-		err = kstat_reserve((void **)&st->s.arch, &st->cap_arch,
+		err = kstat_reserve((void **)&st->s.arch, &st->cap[KSTAT_SEC_arch],
 				    st->s.nr_arch + 1, sizeof(r));
 	if (err) {
 		kstat_arch_free(&r);
@@ -522,10 +524,12 @@ const struct kstat_section kstat_section_arch = {
 
 static int intr_sum_add(struct kstat_reply *r, const struct nlattr *a)
 {
-	if (!r->irqs)
+	struct kstat_irq_list *l = r->list[KSTAT_SEC_irq];
+
+	if (!l)
 		return 0;
-	r->irqs->has_totals = 1;
-	return kstat_get_u64(a, &r->irqs->intr_sum);
+	l->has_totals = 1;
+	return kstat_get_u64(a, &l->intr_sum);
 }
 
 /* Every sample with the irq section has the sum: it marks the section. */
@@ -547,7 +551,9 @@ const struct kstat_section kstat_section_intr_sum = {
 
 static int nr_irqs_add(struct kstat_reply *r, const struct nlattr *a)
 {
-	return r->irqs ? kstat_get_u32(a, &r->irqs->nr_irqs) : 0;
+	struct kstat_irq_list *l = r->list[KSTAT_SEC_irq];
+
+	return l ? kstat_get_u32(a, &l->nr_irqs) : 0;
 }
 
 const struct kstat_section kstat_section_nr_irqs = {
@@ -559,12 +565,14 @@ const struct kstat_section kstat_section_nr_irqs = {
 /* IRQ and softirq replies both carry the bitmap; each list keeps it. */
 static int online_add(struct kstat_reply *r, const struct nlattr *a)
 {
-	if (r->irqs)
-		return kstat_get_bytes(a, &r->irqs->online,
-				       &r->irqs->online_len);
-	if (r->softirqs)
-		return kstat_get_bytes(a, &r->softirqs->online,
-				       &r->softirqs->online_len);
+	struct kstat_irq_list *irqs = r->list[KSTAT_SEC_irq];
+	struct kstat_softirq_list *softirqs = r->list[KSTAT_SEC_softirq];
+
+	if (irqs)
+		return kstat_get_bytes(a, &irqs->online, &irqs->online_len);
+	if (softirqs)
+		return kstat_get_bytes(a, &softirqs->online,
+				       &softirqs->online_len);
 	return 0;
 }
 

@@ -549,7 +549,7 @@ int kstat_cpu_get_sz(struct kstat_handle *h, int cpu,
 {
 	struct kstat_req r = { .cmd = KSTAT_CMD_CPU_GET, .cpu = cpu, .irq = -1 };
 	struct kstat_cpu_list l = { 0 };
-	struct kstat_reply reply = { .cpus = &l };
+	struct kstat_reply reply = { .list[KSTAT_SEC_cpu] = &l };
 	int err = kstat_cputime_size_check(h, size);
 
 	if (err)
@@ -600,7 +600,7 @@ int kstat_cpu_list_get_sz(struct kstat_handle *h, struct kstat_cpu_list **out,
 	if (!l)
 		return -ENOMEM;
 	l->cputime_size = cputime_size;
-	reply.cpus = l;
+	reply.list[KSTAT_SEC_cpu] = l;
 	err = kstat_xfer(h, &r, parse_reply, reset_reply, &reply);
 	if (!err)
 		err = kstat_cpu_list_drop_sum(h, l);
@@ -622,7 +622,7 @@ static int kstat_irq_request(struct kstat_handle *h, struct kstat_req *r,
 			     struct kstat_irq_list **out)
 {
 	struct kstat_irq_list *l = calloc(1, sizeof(*l));
-	struct kstat_reply reply = { .irqs = l };
+	struct kstat_reply reply = { .list[KSTAT_SEC_irq] = l };
 	int err;
 
 	*out = NULL;
@@ -689,31 +689,20 @@ int kstat_irq_get(struct kstat_handle *h, uint32_t irq,
 	return err ? err : kstat_irq_request(h, &r, out);
 }
 
-int kstat_softirq_get(struct kstat_handle *h, const struct kstat_filter *f,
-		      struct kstat_softirq_list **out)
+/* A section's GET, for the typed call in the section's own file. */
+int kstat_section_get(struct kstat_handle *h, uint8_t cmd, int dump,
+		      const struct kstat_filter *f, struct kstat_reply *reply,
+		      uint32_t *cpu_first)
 {
 	struct kstat_filter in;
-	struct kstat_req r = { .cmd = KSTAT_CMD_SOFTIRQ_GET, .cpu = -1,
+	struct kstat_req r = { .cmd = cmd, .dump = dump, .cpu = -1,
 			       .irq = -1, .filter = &in };
-	struct kstat_reply reply = { 0 };
-	struct kstat_softirq_list *l;
 	int err = kstat_filter_take(h, f, &in);
 
-	*out = NULL;
 	if (err)
 		return err;
-	l = calloc(1, sizeof(*l));
-	if (!l)
-		return -ENOMEM;
-	reply.softirqs = l;
-	err = kstat_xfer(h, &r, parse_reply, reset_reply, &reply);
-	if (err) {
-		kstat_softirq_list_free(l);
-		return err;
-	}
-	l->cpu_first = kstat_filter_cpu_first(r.filter);
-	*out = l;
-	return 0;
+	*cpu_first = kstat_filter_cpu_first(&in);
+	return kstat_xfer(h, &r, parse_reply, reset_reply, reply);
 }
 
 /* ---- summary configuration, telemetry ---- */

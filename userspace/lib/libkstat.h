@@ -50,6 +50,13 @@
 extern "C" {
 #endif
 
+/*
+ * What this header declares is the library's ABI: the library is built
+ * with -fvisibility=hidden, and these declarations alone are default, so
+ * libkstat.map can export kstat_* without internal names slipping in.
+ */
+#pragma GCC visibility push(default)
+
 struct kstat_handle;
 
 /* Connect to the kstat family.  -ENOENT: module not loaded. */
@@ -400,6 +407,8 @@ const char *kstat_sub_last_error(const struct kstat_sub *sub);
 
 /* Is @cpu set in an online bitmap from the kernel? */
 int kstat_cpu_is_online(const uint8_t *online, size_t len, unsigned int cpu);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

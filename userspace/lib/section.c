@@ -4,7 +4,8 @@
  * sections (cpu, irq with its arch rows and intr sum, softirq, ...); the
  * library keeps one entry per section with the functions that take its
  * objects into a GET reply's list and into a subscriber's state.  The
- * walkers here know no section: a new one is a new entry below.
+ * walkers here know no section: a new one is a name in KSTAT_SECTIONS
+ * (internal.h), which fills the table below.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -15,19 +16,14 @@
 #include "libkstat.h"
 #include "internal.h"
 
-/* The IRQ section first: its objects are the many, its lookup the first. */
+/* In KSTAT_SECTIONS' order (internal.h), indexed by KSTAT_SEC_<name>. */
+#define KSTAT_SECTION_ENTRY(name)	[KSTAT_SEC_##name] = &kstat_section_##name,
 static const struct kstat_section *const kstat_sections[] = {
-	&kstat_section_irq,
-	&kstat_section_cpu,
-	&kstat_section_softirq,
-	&kstat_section_arch,
-	&kstat_section_intr_sum,
-	&kstat_section_nr_irqs,
-	&kstat_section_online,
-	&kstat_section_config,
+	KSTAT_SECTIONS(KSTAT_SECTION_ENTRY)
 };
+#undef KSTAT_SECTION_ENTRY
 
-#define NR_SECTIONS	(sizeof(kstat_sections) / sizeof(kstat_sections[0]))
+#define NR_SECTIONS	KSTAT_SEC_NR
 
 /* The section of attribute @type, in a sample (@sample) or a GET reply. */
 static const struct kstat_section *section_by_attr(int type, int sample)
@@ -157,6 +153,10 @@ void kstat_state_finish(struct kstat_state *st)
 	state_hooks(st, HOOK_FINISH);
 }
 
+/*
+ * The arrays of the first sections are freed here; a newer section's
+ * free_state frees its own.
+ */
 void kstat_state_free(struct kstat_state *st)
 {
 	state_hooks(st, HOOK_FREE);
@@ -172,14 +172,14 @@ void kstat_state_free(struct kstat_state *st)
 
 int kstat_parse_cpu_msg(const struct nlmsghdr *nlh, struct kstat_cpu_list *l)
 {
-	struct kstat_reply r = { .cpus = l };
+	struct kstat_reply r = { .list[KSTAT_SEC_cpu] = l };
 
 	return kstat_reply_parse_msg(nlh, &r);
 }
 
 int kstat_parse_irq_msg(const struct nlmsghdr *nlh, struct kstat_irq_list *l)
 {
-	struct kstat_reply r = { .irqs = l };
+	struct kstat_reply r = { .list[KSTAT_SEC_irq] = l };
 
 	return kstat_reply_parse_msg(nlh, &r);
 }
@@ -187,7 +187,7 @@ int kstat_parse_irq_msg(const struct nlmsghdr *nlh, struct kstat_irq_list *l)
 int kstat_parse_softirq_msg(const struct nlmsghdr *nlh,
 			    struct kstat_softirq_list *l)
 {
-	struct kstat_reply r = { .softirqs = l };
+	struct kstat_reply r = { .list[KSTAT_SEC_softirq] = l };
 
 	return kstat_reply_parse_msg(nlh, &r);
 }

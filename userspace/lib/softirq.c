@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libkstat: the softirq section.  SOFTIRQ_GET replies fill a struct
- * kstat_softirq_list; samples replace the subscriber's vector by number.
+ * kstat_softirq_list (kstat_softirq_get()); samples replace the
+ * subscriber's vector by number.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -44,7 +45,7 @@ void kstat_softirq_free(struct kstat_softirq *v)
 
 static int softirq_add(struct kstat_reply *r, const struct nlattr *a)
 {
-	struct kstat_softirq_list *l = r->softirqs;
+	struct kstat_softirq_list *l = r->list[KSTAT_SEC_softirq];
 	int err;
 
 	if (!l)
@@ -75,10 +76,34 @@ void kstat_softirq_list_free(struct kstat_softirq_list *l)
 	free(l);
 }
 
+int kstat_softirq_get(struct kstat_handle *h, const struct kstat_filter *f,
+		      struct kstat_softirq_list **out)
+{
+	struct kstat_softirq_list *l = calloc(1, sizeof(*l));
+	struct kstat_reply reply = { .list[KSTAT_SEC_softirq] = l };
+	uint32_t cpu_first;
+	int err;
+
+	*out = NULL;
+	if (!l)
+		return -ENOMEM;
+	err = kstat_section_get(h, KSTAT_CMD_SOFTIRQ_GET, 0, f, &reply,
+				&cpu_first);
+	if (err) {
+		kstat_softirq_list_free(l);
+		return err;
+	}
+	l->cpu_first = cpu_first;
+	*out = l;
+	return 0;
+}
+
 static void softirq_free_reply(struct kstat_reply *r)
 {
-	if (r->softirqs)
-		kstat_softirq_list_clear(r->softirqs);
+	struct kstat_softirq_list *l = r->list[KSTAT_SEC_softirq];
+
+	if (l)
+		kstat_softirq_list_clear(l);
 }
 
 /* The state's slot for vector @vec: its old value freed, or a new one. */
@@ -94,7 +119,7 @@ static struct kstat_softirq *softirq_entry(struct kstat_state *st,
 		}
 	}
 	*err = st->s.nr_softirqs >= 64 ? -EBADMSG :	/* no kernel has more */
-	       kstat_reserve((void **)&st->s.softirqs, &st->cap_softirqs,
+	       kstat_reserve((void **)&st->s.softirqs, &st->cap[KSTAT_SEC_softirq],
 			     st->s.nr_softirqs + 1, sizeof(*st->s.softirqs));
 	return *err ? NULL : &st->s.softirqs[st->s.nr_softirqs++];
 }

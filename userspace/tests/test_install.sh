@@ -48,7 +48,8 @@ expected() {
 
 man3_links() {	# P: a .so page per public function and macro
 	local f
-	for f in $(sed -n 's/^\t\(kstat_[a-z_0-9]*\);$/\1/p' userspace/lib/libkstat.map) \
+	for f in $(nm -D --defined-only userspace/lib/libkstat.so.1 |
+		   awk '$3 ~ /^kstat_/ { sub(/@.*/, "", $3); print $3 }') \
 		 kstat_config_get kstat_config_set kstat_stats_get kstat_subscribe \
 		 kstat_cpu_get kstat_cpu_list_get; do
 		echo "$1/share/man/man3/$f.3"
