@@ -185,7 +185,6 @@ struct kstat_reply {
 /* A subscriber's counters: the sample being assembled, and its storage. */
 struct kstat_state {
 	struct kstat_sample s;
-	int cpus_reset;			/* this sample restarted its CPU list */
 	size_t cputime_size;		/* the caller's: stride of s.cpus */
 	size_t cap_cpus, cap_irqs, cap_arch, cap_softirqs;
 	int32_t *slot;			/* IRQ number -> index in s.irqs */
