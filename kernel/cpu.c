@@ -117,7 +117,7 @@ cancel:
 struct kst_cpu_state {
 	unsigned long *online;		/* CPUs online at this reading */
 	struct kst_cputime *cpu;	/* per CPU id, then the total */
-	/* for summaries, set by collect */
+	/* summary frames only (kst_cpu_frame_alloc), set by collect */
 	u32 *online_ids;		/* the online CPU ids, ascending */
 	unsigned int nr_online;
 	u32 *changed_ids;		/* those whose row changed */
@@ -146,9 +146,7 @@ static void *kst_cpu_state_alloc(void)
 		return NULL;
 	s->online = bitmap_zalloc(nr_cpu_ids, GFP_KERNEL);
 	s->cpu = kvcalloc(nr_cpu_ids + 1, sizeof(*s->cpu), GFP_KERNEL);
-	s->online_ids = kvcalloc(nr_cpu_ids, sizeof(u32), GFP_KERNEL);
-	s->changed_ids = kvcalloc(nr_cpu_ids, sizeof(u32), GFP_KERNEL);
-	if (!s->online || !s->cpu || !s->online_ids || !s->changed_ids) {
+	if (!s->online || !s->cpu) {
 		kst_cpu_state_free(s, false);
 		return NULL;
 	}
@@ -302,8 +300,8 @@ static void kst_cpu_get_cleanup(void *data)
  *
  * KSTAT_A_SAMPLE_CPUTIME chunks: a keyframe has every online CPU's row, a
  * delta the rows that changed, then the sum in a chunk of its own.  Whole
- * rows: on an idle NO_HZ CPU the idle time moves at every sample, so a
- * delta has nearly every row anyway; the rest of a row costs 72 bytes.
+ * rows, one layout for both: docs/protocol.md says what sending only the
+ * changed fields would save.
  */
 
 static bool kst_cputime_equal(const struct kst_cputime *a,
@@ -328,6 +326,22 @@ static void kst_cpu_state_diff(struct kst_cpu_state *c,
 	}
 	c->sum_changed = !l || !kst_cputime_equal(&c->cpu[nr_cpu_ids],
 						  &l->cpu[nr_cpu_ids]);
+}
+
+/* A summary frame's state: a reading, and the ids its samples send. */
+static void *kst_cpu_frame_alloc(void)
+{
+	struct kst_cpu_state *s = kst_cpu_state_alloc();
+
+	if (!s)
+		return NULL;
+	s->online_ids = kvcalloc(nr_cpu_ids, sizeof(u32), GFP_KERNEL);
+	s->changed_ids = kvcalloc(nr_cpu_ids, sizeof(u32), GFP_KERNEL);
+	if (!s->online_ids || !s->changed_ids) {
+		kst_cpu_state_free(s, false);
+		return NULL;
+	}
+	return s;
 }
 
 /* CPUs coming or going start a new generation. */
@@ -472,7 +486,7 @@ const struct kst_section kst_cpu_section = {
 		.cleanup	= kst_cpu_get_cleanup,
 	},
 	.sections	= KSTAT_SECTION_CPU,
-	.state_alloc	= kst_cpu_state_alloc,
+	.state_alloc	= kst_cpu_frame_alloc,
 	.state_free	= kst_cpu_state_free,
 	.collect	= kst_cpu_collect,
 	.write		= kst_cpu_write,
