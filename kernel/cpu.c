@@ -117,6 +117,12 @@ cancel:
 struct kst_cpu_state {
 	unsigned long *online;		/* CPUs online at this reading */
 	struct kst_cputime *cpu;	/* per CPU id, then the total */
+	/* summary frames only (kst_cpu_frame_alloc), set by collect */
+	u32 *online_ids;		/* the online CPU ids, ascending */
+	unsigned int nr_online;
+	u32 *changed_ids;		/* those whose row changed */
+	unsigned int nr_changed;
+	bool sum_changed;
 };
 
 static void kst_cpu_state_free(void *state, bool committed)
@@ -127,6 +133,8 @@ static void kst_cpu_state_free(void *state, bool committed)
 		return;
 	bitmap_free(s->online);
 	kvfree(s->cpu);
+	kvfree(s->online_ids);
+	kvfree(s->changed_ids);
 	kfree(s);
 }
 
@@ -287,7 +295,54 @@ static void kst_cpu_get_cleanup(void *data)
 	kst_cpu_state_free(r->all, false);
 }
 
-/* ---- summary: cputime per online CPU, then the total --------------------- */
+/*
+ * ---- summary: packed cputime rows ----------------------------------------
+ *
+ * KSTAT_A_SAMPLE_CPUTIME chunks: a keyframe has every online CPU's row, a
+ * delta the rows that changed, then the sum in a chunk of its own.  Whole
+ * rows, one layout for both: docs/protocol.md says what sending only the
+ * changed fields would save.
+ */
+
+static bool kst_cputime_equal(const struct kst_cputime *a,
+			      const struct kst_cputime *b)
+{
+	return !memcmp(a->ns, b->ns, sizeof(a->ns));
+}
+
+/* The rows of @c that differ from @l's; all of them without @l. */
+static void kst_cpu_state_diff(struct kst_cpu_state *c,
+			       const struct kst_cpu_state *l)
+{
+	unsigned int cpu;
+
+	c->nr_online = 0;
+	c->nr_changed = 0;
+	for_each_set_bit(cpu, c->online, nr_cpu_ids) {
+		c->online_ids[c->nr_online++] = cpu;
+		if (!l || !test_bit(cpu, l->online) ||
+		    !kst_cputime_equal(&c->cpu[cpu], &l->cpu[cpu]))
+			c->changed_ids[c->nr_changed++] = cpu;
+	}
+	c->sum_changed = !l || !kst_cputime_equal(&c->cpu[nr_cpu_ids],
+						  &l->cpu[nr_cpu_ids]);
+}
+
+/* A summary frame's state: a reading, and the ids its samples send. */
+static void *kst_cpu_frame_alloc(void)
+{
+	struct kst_cpu_state *s = kst_cpu_state_alloc();
+
+	if (!s)
+		return NULL;
+	s->online_ids = kvcalloc(nr_cpu_ids, sizeof(u32), GFP_KERNEL);
+	s->changed_ids = kvcalloc(nr_cpu_ids, sizeof(u32), GFP_KERNEL);
+	if (!s->online_ids || !s->changed_ids) {
+		kst_cpu_state_free(s, false);
+		return NULL;
+	}
+	return s;
+}
 
 /* CPUs coming or going start a new generation. */
 static int kst_cpu_collect(void *cur, void *last, bool *renewed)
@@ -295,30 +350,125 @@ static int kst_cpu_collect(void *cur, void *last, bool *renewed)
 	struct kst_cpu_state *c = cur, *l = last;
 
 	kst_cpu_state_read(c);
+	kst_cpu_state_diff(c, l);
 	*renewed = l && !bitmap_equal(c->online, l->online, nr_cpu_ids);
 	return 0;
 }
 
-static int kst_cpu_put_item(struct sk_buff *skb, const struct kst_writer *w,
-			    const void *obj, unsigned int cpu)
+/* The rows a sample writes: @ids, then the sum if @sum. */
+struct kst_cputime_rows {
+	const struct kst_cpu_state *s;
+	const u32 *ids;
+	unsigned int nr;
+	bool sum;
+};
+
+#define KST_CPUTIME_ROW_BYTES	(sizeof(u32) + sizeof(struct kst_cputime))
+
+/* A chunk's bytes besides its rows: nest, FIELDS, two headers, a pad. */
+static size_t kst_cputime_chunk_overhead(void)
 {
-	return kst_cpu_state_put(skb, KSTAT_A_SAMPLE_CPU, obj, cpu);
+	return nla_total_size(0) + nla_total_size(sizeof(u32)) +
+	       nla_total_size(0) + nla_total_size_64bit(0);
 }
 
-/* Every sample carries every online CPU: cputime always moves. */
+/* How many of the rows from @idx fit in what is left of @skb. */
+static unsigned int kst_cputime_rows_fit(const struct sk_buff *skb,
+					 const struct kst_cputime_rows *r,
+					 unsigned int idx)
+{
+	size_t room = skb_tailroom(skb), over = kst_cputime_chunk_overhead();
+
+	if (room <= over)
+		return 0;
+	return min_t(size_t, r->nr - idx, (room - over) / KST_CPUTIME_ROW_BYTES);
+}
+
+static int kst_cputime_put_rows(struct sk_buff *skb,
+				const struct kst_cputime_rows *r,
+				unsigned int idx, unsigned int n)
+{
+	struct nlattr *ids, *vals;
+	u64 *v;
+	unsigned int i;
+
+	ids = nla_reserve(skb, KSTAT_A_CPUTIME_IDS, n * sizeof(u32));
+	vals = nla_reserve_64bit(skb, KSTAT_A_CPUTIME_VALUES,
+				 n * sizeof(struct kst_cputime),
+				 KSTAT_A_CPUTIME_PAD);
+	if (!ids || !vals)
+		return -EMSGSIZE;
+	memcpy(nla_data(ids), &r->ids[idx], n * sizeof(u32));
+	v = nla_data(vals);
+	for (i = 0; i < n; i++, v += KST_CT_NR)
+		memcpy(v, r->s->cpu[r->ids[idx + i]].ns, sizeof(r->s->cpu->ns));
+	return 0;
+}
+
+/*
+ * The rows from @idx that fit in the part, or the sum once every row is
+ * out: how many rows it put, -EMSGSIZE when none fit.
+ */
+static int kst_cputime_put_chunk(struct sk_buff *skb,
+				 const struct kst_writer *w,
+				 const void *obj, unsigned int idx)
+{
+	const struct kst_cputime_rows *r = obj;
+	unsigned int n = kst_cputime_rows_fit(skb, r, idx);
+	struct nlattr *nest;
+
+	if (idx < r->nr && !n)
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, KSTAT_A_SAMPLE_CPUTIME);
+	if (!nest || nla_put_u32(skb, KSTAT_A_CPUTIME_FIELDS, KST_CT_NR))
+		goto cancel;
+	if (n && kst_cputime_put_rows(skb, r, idx, n))
+		goto cancel;
+	if (idx == r->nr && r->sum &&
+	    nla_put_64bit(skb, KSTAT_A_CPUTIME_SUM,
+			  sizeof(r->s->cpu->ns), r->s->cpu[nr_cpu_ids].ns,
+			  KSTAT_A_CPUTIME_PAD))
+		goto cancel;
+	nla_nest_end(skb, nest);
+	return n;
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+/*
+ * The rows in as many chunks as the parts need, then the sum in one of
+ * its own (12 bytes more than in the last chunk, and simpler); a delta
+ * where nothing moved still has an empty chunk, so that every sample of
+ * the section shows it.
+ */
 static int kst_cpu_write(struct kst_writer *w, const void *cur,
 			 const void *base)
 {
 	const struct kst_cpu_state *s = cur;
-	unsigned int cpu;
-	int err;
+	struct kst_cputime_rows r = { .s = s };
+	unsigned int idx = 0;
+	int n;
 
-	for_each_set_bit(cpu, s->online, nr_cpu_ids) {
-		err = kst_sample_put(w, kst_cpu_put_item, s, cpu);
-		if (err)
-			return err;
+	if (w->h->key) {
+		r.ids = s->online_ids;
+		r.nr = s->nr_online;
+		r.sum = true;
+	} else {
+		r.ids = s->changed_ids;
+		r.nr = s->nr_changed;
+		r.sum = s->sum_changed;
 	}
-	return kst_sample_put(w, kst_cpu_put_item, s, nr_cpu_ids);
+	while (idx < r.nr) {
+		n = kst_sample_put(w, kst_cputime_put_chunk, &r, idx);
+		if (n < 0)
+			return n;
+		idx += n;
+	}
+	if (!r.sum && r.nr)
+		return 0;
+	n = kst_sample_put(w, kst_cputime_put_chunk, &r, idx);
+	return n < 0 ? n : 0;
 }
 
 /* What a CPU_GET request may carry (strict: nothing else). */
@@ -344,7 +494,7 @@ const struct kst_section kst_cpu_section = {
 		.cleanup	= kst_cpu_get_cleanup,
 	},
 	.sections	= KSTAT_SECTION_CPU,
-	.state_alloc	= kst_cpu_state_alloc,
+	.state_alloc	= kst_cpu_frame_alloc,
 	.state_free	= kst_cpu_state_free,
 	.collect	= kst_cpu_collect,
 	.write		= kst_cpu_write,

@@ -120,7 +120,10 @@ struct kst_writer {
 	const struct kst_sample_head *h;
 };
 
-/* Puts item @idx of @obj; -EMSGSIZE when the part is full. */
+/*
+ * Puts item @idx of @obj; -EMSGSIZE when the part is full.  What else it
+ * returns, kst_sample_put() passes back (a chunk's count of rows).
+ */
 typedef int (*kst_item_fn)(struct sk_buff *skb, const struct kst_writer *w,
 			   const void *obj, unsigned int idx);
 

@@ -210,7 +210,6 @@ struct kstat_reply {
 struct kstat_state {
 	struct kstat_sample s;
 	size_t cap[KSTAT_SEC_NR];	/* of each section's array in s */
-	int cpus_reset;			/* this sample restarted its CPU list */
 	size_t cputime_size;		/* the caller's: stride of s.cpus */
 	int32_t *slot;			/* IRQ number -> index in s.irqs */
 	size_t nr_slots;

@@ -149,7 +149,6 @@ static void sample_begin(struct kstat_sub *sub, const struct piece *p)
 		sub->synced = 1;
 	}
 	sub->pending = 1;
-	sub->st.cpus_reset = 0;
 	sub->st.s.seq = p->seq;
 	sub->st.s.timestamp_ns = p->ts;
 	sub->st.s.generation = p->gen;

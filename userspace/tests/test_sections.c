@@ -202,11 +202,11 @@ static const struct {
 	uint64_t (*digest)(const char *name);
 	uint64_t want;		/* by the parsers before the section table */
 } digests[] = {
-	{ "irq-dump-totals.nl", digest_irq_dump, 0x0d3a1cd5391e3effULL },
-	{ "irq-dump-all.nl", digest_irq_dump, 0x1145d6244f946f5dULL },
-	{ "cpu-dump.nl", digest_cpu_dump, 0xdb7d51034bc6a6c5ULL },
-	{ "softirq-percpu.nl", digest_softirq, 0x305fa3d9b5ed69ceULL },
-	{ "summary.nl", digest_summary, 0x23d61e2255994e88ULL },
+	{ "irq-dump-totals.nl", digest_irq_dump, 0xb4fdd176fd1ed824ULL },
+	{ "irq-dump-all.nl", digest_irq_dump, 0x21d3853f2bff7bd8ULL },
+	{ "cpu-dump.nl", digest_cpu_dump, 0xc0e76cf71ad8f09eULL },
+	{ "softirq-percpu.nl", digest_softirq, 0x2909ee04510bf712ULL },
+	{ "summary.nl", digest_summary, 0xd9333a566a81d72cULL },
 };
 
 static void test_fixture_digests(void)
@@ -337,9 +337,167 @@ static void test_keyframe_irq_set(void)
 	kstat_unsubscribe(sub);
 }
 
+/* ---- packed cputime rows (KSTAT_A_SAMPLE_CPUTIME) ---- */
+
+/* Field @f of CPU @cpu (-1: the sum) in sample @seq. */
+static uint64_t ct_value(int cpu, uint32_t f, uint64_t seq)
+{
+	return (uint64_t)(cpu + 2) * 1000000 + f * 1000 + seq;
+}
+
+/* One chunk: @nr rows of @fields values (@short_by fewer), the sum if @sum. */
+struct ct_chunk {
+	uint32_t fields;
+	int nr;
+	uint32_t ids[4];
+	int sum;
+	int short_by;
+};
+
+static void put_ct_chunk(struct msg *m, uint64_t seq, const struct ct_chunk *c)
+{
+	uint64_t vals[4 * 16];
+	struct nlattr *nest;
+	size_t at = m->nlh.nlmsg_len;
+	uint32_t f;
+	int i, n = 0;
+
+	nest = (struct nlattr *)(m->buf + at);
+	nest->nla_type = NLA_F_NESTED | KSTAT_A_SAMPLE_CPUTIME;
+	m->nlh.nlmsg_len += NLA_HDRLEN;
+	put_u32(m, KSTAT_A_CPUTIME_FIELDS, c->fields);
+	if (c->nr) {
+		for (i = 0; i < c->nr; i++)
+			for (f = 0; f < c->fields; f++)
+				vals[n++] = ct_value(c->ids[i], f, seq);
+		put(m, KSTAT_A_CPUTIME_IDS, c->ids, c->nr * sizeof(uint32_t));
+		put(m, KSTAT_A_CPUTIME_VALUES, vals,
+		    (n - c->short_by) * sizeof(uint64_t));
+	}
+	if (c->sum) {
+		for (f = 0; f < c->fields; f++)
+			vals[f] = ct_value(-1, f, seq);
+		put(m, KSTAT_A_CPUTIME_SUM, vals, c->fields * sizeof(uint64_t));
+	}
+	nest->nla_len = m->nlh.nlmsg_len - at;
+}
+
+/* A sample @seq of cputime chunks only, alone in a batch. */
+static int feed_cputime(struct kstat_sub *sub, uint64_t seq, int key,
+			const struct ct_chunk *c, int n)
+{
+	struct nlattr *nest;
+	struct msg m;
+	int i;
+
+	msg_start(&m, seq, 0, 1);
+	m.nest = m.nlh.nlmsg_len;
+	nest = (struct nlattr *)(m.buf + m.nest);
+	nest->nla_type = NLA_F_NESTED | KSTAT_A_SAMPLE;
+	m.nlh.nlmsg_len += NLA_HDRLEN;
+	put_u64(&m, KSTAT_A_SAMPLE_SEQ, seq);
+	put_u64(&m, KSTAT_A_SAMPLE_TIMESTAMP, seq * 1000);
+	put_u32(&m, KSTAT_A_SAMPLE_GENERATION, 1);
+	if (key)
+		put(&m, KSTAT_A_SAMPLE_KEYFRAME, NULL, 0);
+	for (i = 0; i < n; i++)
+		put_ct_chunk(&m, seq, &c[i]);
+	nest->nla_len = m.nlh.nlmsg_len - m.nest;
+	return kstat_sub_feed(sub, &m.nlh);
+}
+
+struct ct_state {
+	int samples;
+	uint32_t sections;
+	size_t nr;
+	struct kstat_cputime cpus[8];
+};
+
+static void on_ct_sample(const struct kstat_sample *s, void *arg)
+{
+	struct ct_state *w = arg;
+
+	w->samples++;
+	w->sections = s->sections;
+	w->nr = s->nr_cpus < 8 ? s->nr_cpus : 8;
+	memcpy(w->cpus, s->cpus, w->nr * sizeof(w->cpus[0]));
+}
+
+static const struct kstat_sub_ops ct_ops = { .sample = on_ct_sample };
+
+/* Does row @i hold CPU @cpu with @nr_ns values of sample @seq, zeros after? */
+static int ct_row(const struct ct_state *w, size_t i, int cpu, uint32_t nr_ns,
+		  uint64_t seq)
+{
+	const struct kstat_cputime *c = &w->cpus[i];
+	uint32_t f;
+
+	if (i >= w->nr || c->cpu != cpu || c->nr_ns != nr_ns)
+		return 0;
+	for (f = 0; f < KSTAT_CPUTIME_NR; f++)
+		if (c->ns[f] != (f < nr_ns ? ct_value(cpu, f, seq) : 0))
+			return 0;
+	return 1;
+}
+
+static void test_packed_cputime(void)
+{
+	const uint32_t nr = KSTAT_CPUTIME_NR;
+	const struct ct_chunk k1[] = {
+		{ nr, 2, { 0, 1 }, 0, 0 }, { nr, 1, { 3 }, 0, 0 },
+		{ nr, 0, { 0 }, 1, 0 },
+	};
+	const struct ct_chunk d2[] = { { nr, 1, { 1 }, 0, 0 },
+				       { nr, 0, { 0 }, 1, 0 } };
+	const struct ct_chunk d3[] = { { nr + 2, 1, { 3 }, 0, 0 } };
+	const struct ct_chunk d4[] = { { nr - 2, 1, { 0 }, 0, 0 } };
+	const struct ct_chunk d5[] = { { nr, 0, { 0 }, 0, 0 } };
+	const struct ct_chunk d6[] = { { nr, 1, { 2 }, 0, 0 } };
+	const struct ct_chunk d8[] = { { nr, 1, { 1 }, 0, 1 } };
+	const struct ct_chunk k9[] = { { nr, 2, { 1, 0 }, 1, 0 } };
+	struct ct_state w = { 0 };
+	struct kstat_sub *sub = kstat_sub_alloc(&ct_ops, &w);
+	int err;
+
+	feed_cputime(sub, 1, 1, k1, 3);
+	CHECK(w.samples == 1 && w.nr == 4 && ct_row(&w, 0, 0, nr, 1) &&
+	      ct_row(&w, 1, 1, nr, 1) && ct_row(&w, 2, 3, nr, 1) &&
+	      ct_row(&w, 3, -1, nr, 1) && (w.sections & KSTAT_SECTION_CPU),
+	      "a keyframe's chunks make the rows, then the sum (%zu)", w.nr);
+	feed_cputime(sub, 2, 0, d2, 2);
+	CHECK(w.samples == 2 && w.nr == 4 && ct_row(&w, 0, 0, nr, 1) &&
+	      ct_row(&w, 1, 1, nr, 2) && ct_row(&w, 2, 3, nr, 1) &&
+	      ct_row(&w, 3, -1, nr, 2),
+	      "a delta replaces the rows and the sum it has, keeps the others");
+	feed_cputime(sub, 3, 0, d3, 1);
+	CHECK(w.samples == 3 && ct_row(&w, 2, 3, nr, 3) &&
+	      ct_row(&w, 1, 1, nr, 2),
+	      "more fields than the library knows: each row's extra ones skipped");
+	feed_cputime(sub, 4, 0, d4, 1);
+	CHECK(w.samples == 4 && ct_row(&w, 0, 0, nr - 2, 4),
+	      "fewer fields: nr_ns says so, the slots after them are 0");
+	feed_cputime(sub, 5, 0, d5, 1);
+	CHECK(w.samples == 5 && w.nr == 4 && ct_row(&w, 2, 3, nr, 3) &&
+	      (w.sections & KSTAT_SECTION_CPU),
+	      "an empty chunk: a sample with the section, nothing changed");
+	err = feed_cputime(sub, 6, 0, d6, 1);
+	CHECK(err == -EBADMSG && w.samples == 5,
+	      "a delta naming a CPU the keyframe did not have is malformed (%d)",
+	      err);
+	feed_cputime(sub, 7, 1, k1, 3);
+	err = feed_cputime(sub, 8, 0, d8, 1);
+	CHECK(w.samples == 6 && err == -EBADMSG,
+	      "VALUES not ids * FIELDS long is malformed (%d)", err);
+	err = feed_cputime(sub, 9, 1, k9, 1);
+	CHECK(err == -EBADMSG, "a keyframe's rows out of order are malformed (%d)",
+	      err);
+	kstat_unsubscribe(sub);
+}
+
 int main(void)
 {
 	test_fixture_digests();
 	test_keyframe_irq_set();
+	test_packed_cputime();
 	return unit_exit();
 }

@@ -145,8 +145,14 @@
  *   (0-based) and KSTAT_A_PARTS, then KSTAT_A_SAMPLE nests.  A sample
  *   split over parts repeats its header (SEQ, TIMESTAMP, GENERATION,
  *   KEYFRAME) in each piece.  Sample contents, by section:
- *   - cpu: a KSTAT_A_SAMPLE_CPU nest per online CPU, then one without
- *     KSTAT_A_CPU_ID, the sum over possible CPUs (always complete);
+ *   - cpu: KSTAT_A_SAMPLE_CPUTIME nests, packed rows of CPU time (see
+ *     enum kstat_cputime_attr): a keyframe has every online CPU's row,
+ *     then the sum over possible CPUs; a delta only the rows that changed
+ *     since the previous sample, then the sum if it changed.  Values are
+ *     absolute ns, so a row simply replaces the subscriber's.  Every
+ *     sample of a config with this section has at least one such nest;
+ *     the rows are in ascending CPU id across the nests of a sample, and
+ *     the sum comes after the last row;
  *   - softirq: KSTAT_A_SAMPLE_SOFTIRQ nests;
  *   - irq: KSTAT_A_SAMPLE_IRQ nests (with KSTAT_A_IRQ_PERCPU when the
  *     config asks), KSTAT_A_SAMPLE_ARCH nests (name and count; the
@@ -289,6 +295,36 @@ enum kstat_cpu_attr {
 	KSTAT_A_CPU_MAX = __KSTAT_A_CPU_MAX - 1
 };
 
+/*
+ * KSTAT_A_SAMPLE_CPUTIME: CPU time rows of a summary sample, packed.  A
+ * sample's rows may come in several of these nests (chunks, each within
+ * one part); every chunk carries FIELDS.
+ *   FIELDS  u32: values per row, in enum kstat_cpu_attr order from
+ *           KSTAT_A_CPU_USER (10 today: USER..GUEST_NICE).  A later
+ *           kernel may send more (new fields are appended): a reader
+ *           takes the ones it knows and skips the rest of each row; a
+ *           reader that knows more than FIELDS has only FIELDS of them.
+ *   IDS     binary: __u32[n], the CPU ids of the rows, ascending.
+ *   VALUES  binary: __u64[n * FIELDS], ns, row after row, in the order of
+ *           IDS.  IDS and VALUES come together or not at all; their
+ *           lengths must agree.
+ *   SUM     binary: __u64[FIELDS], ns, the all-CPU sum row (the "cpu"
+ *           line of /proc/stat).
+ * The arrays are in host byte order and only 4-byte aligned on some
+ * architectures: read them with memcpy.
+ */
+enum kstat_cputime_attr {
+	KSTAT_A_CPUTIME_UNSPEC,
+	KSTAT_A_CPUTIME_PAD,
+	KSTAT_A_CPUTIME_FIELDS,		/* u32: values per row */
+	KSTAT_A_CPUTIME_IDS,		/* binary: __u32[] CPU ids */
+	KSTAT_A_CPUTIME_VALUES,		/* binary: __u64[ids * FIELDS] ns */
+	KSTAT_A_CPUTIME_SUM,		/* binary: __u64[FIELDS] ns */
+
+	__KSTAT_A_CPUTIME_MAX,
+	KSTAT_A_CPUTIME_MAX = __KSTAT_A_CPUTIME_MAX - 1
+};
+
 /* KSTAT_A_IRQ: one IRQ descriptor. */
 enum kstat_irq_attr {
 	KSTAT_A_IRQ_UNSPEC,
@@ -413,11 +449,12 @@ enum kstat_sample_attr {
 	KSTAT_A_SAMPLE_CONFIG,		/* nest: kstat_config_attr, in
 					 * keyframes and after a change
 					 */
-	KSTAT_A_SAMPLE_CPU,		/* nest: kstat_cpu_attr, repeated */
+	KSTAT_A_SAMPLE_CPU,		/* unused: was a nest per CPU */
 	KSTAT_A_SAMPLE_IRQ,		/* nest: kstat_irq_attr, repeated */
 	KSTAT_A_SAMPLE_SOFTIRQ,		/* nest: kstat_softirq_attr, repeated */
 	KSTAT_A_SAMPLE_ARCH,		/* nest: kstat_arch_attr, repeated */
 	KSTAT_A_SAMPLE_INTR_SUM,	/* u64: as KSTAT_A_INTR_SUM */
+	KSTAT_A_SAMPLE_CPUTIME,		/* nest: kstat_cputime_attr, repeated */
 
 	__KSTAT_A_SAMPLE_MAX,
 	KSTAT_A_SAMPLE_MAX = __KSTAT_A_SAMPLE_MAX - 1

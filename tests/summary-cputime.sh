@@ -1,0 +1,56 @@
+#!/bin/bash
+# Proves: packed cputime rows (KSTAT_A_SAMPLE_CPUTIME) survive samples
+# split over parts.  At batch 64 and a 10 ms interval, cpu section only,
+# a batch takes several 16 KiB parts and the boundaries fall in cputime
+# chunks.  Every sample the library applies has every online CPU, then
+# the total; the total is the sum of the rows (one reading, possible =
+# online CPUs in the guest); no CPU's time goes back; and batches did
+# take more than one message.
+# also: SMP=8
+# timeout: 300
+source tests/lib.sh
+require_cmd jq
+t_cleanup "$KSTAT" config set interval 1000 batch 1 keyframe 10 sections all
+
+online=$(nproc)
+possible=$(($(cut -d- -f2 /sys/devices/system/cpu/possible) + 1))
+((online == possible)) || t_skip "$online of $possible CPUs online: the total is not the rows' sum"
+
+"$KSTAT" config set interval 10 batch 64 keyframe 4 sections cpu
+"$KSTAT" -j monitor >"$TMPDIR/mon" 2>"$TMPDIR/mon.err" &
+mon=$!
+stop_mon() { kill "$mon" 2>/dev/null || true; }
+t_cleanup stop_mon
+monitor_wait 120 "$TMPDIR/mon" 300
+stop_mon
+wait "$mon" 2>/dev/null || true
+# Whole lines only, and samples only (a loss is a line of its own).
+head -n "$(wc -l <"$TMPDIR/mon")" "$TMPDIR/mon" | jq -c 'select(has("cpu"))' \
+	>"$TMPDIR/mon.whole"
+[[ ! -s $TMPDIR/mon.err ]] || t_fail "monitor: $(head -3 "$TMPDIR/mon.err")"
+
+n=$(wc -l <"$TMPDIR/mon.whole")
+t_log "$n samples, $online CPUs, $(grep -c lost "$TMPDIR/mon") losses"
+jq -s -e --argjson n $((online + 1)) \
+	'all(.[]; (.cpu | length) == $n and .cpu[-1].cpu == null)' \
+	"$TMPDIR/mon.whole" >/dev/null ||
+	t_fail "a sample does not have every online CPU, then the total"
+
+fields='["user","nice","system","idle","iowait","irq","softirq","steal","guest","guest_nice"]'
+jq -s -e --argjson f "$fields" \
+	'all(.[]; .cpu as $c | all($f[]; . as $k |
+		([$c[:-1][][$k]] | add) == $c[-1][$k]))' \
+	"$TMPDIR/mon.whole" >/dev/null ||
+	t_fail "a sample's total is not the sum of its rows"
+jq -s -e --argjson f "$fields" \
+	'[.[] | .cpu] as $s | all(range(1; $s | length); . as $i |
+		all(range(0; $s[$i] | length); . as $j | all($f[]; . as $k |
+			$s[$i][$j][$k] >= $s[$i - 1][$j][$k])))' \
+	"$TMPDIR/mon.whole" >/dev/null ||
+	t_fail "a CPU's time went back between samples"
+
+st=$("$KSTAT" -j stats)
+msgs=$(jq .messages_sent <<<"$st")
+sums=$(jq .summaries_sent <<<"$st")
+t_log "$sums summaries in $msgs messages"
+((msgs > sums)) || t_fail "no batch took more than one message ($msgs for $sums)"
