@@ -223,6 +223,7 @@ struct kstat_section {
 };
 
 extern const struct kstat_section kstat_section_cpu, kstat_section_irq,
+	kstat_section_irqs,
 	kstat_section_arch, kstat_section_intr_sum, kstat_section_nr_irqs,
 	kstat_section_online, kstat_section_softirq, kstat_section_config;
 

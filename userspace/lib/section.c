@@ -15,8 +15,9 @@
 #include "libkstat.h"
 #include "internal.h"
 
-/* The IRQ section first: its objects are the many, its lookup the first. */
+/* The IRQ sections first: their objects are the many, their lookup the first. */
 static const struct kstat_section *const kstat_sections[] = {
+	&kstat_section_irqs,
 	&kstat_section_irq,
 	&kstat_section_cpu,
 	&kstat_section_softirq,
