@@ -6,7 +6,8 @@
 # tests/fixtures/.  Run after a protocol change; commit the result.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-rm -rf build/vm/results/fixtures
+VMDIR=${KSTAT_VMDIR:-build/vm}	# as tests/vm/run-guest.sh
+rm -rf "$VMDIR/results/fixtures"
 tests/vm/run-guest.sh tests/fixtures/record.sh
-cp build/vm/results/fixtures/*.nl tests/fixtures/
+cp "$VMDIR"/results/fixtures/*.nl tests/fixtures/
 ls -l tests/fixtures/*.nl

@@ -298,12 +298,11 @@ static int irqs_add(struct kstat_reply *r, const struct nlattr *a)
 			return -ENOMEM;
 		l->irqs = q;
 	}
+	/* one store of each entry (a memset of the run is slower) */
 	q = &l->irqs[l->nr];
-	memset(q, 0, c.nr * sizeof(*q));
-	for (i = 0; i < c.nr; i++) {
-		q[i].irq = c.ids[i];
-		q[i].count = chunk_count(&c, i);
-	}
+	for (i = 0; i < c.nr; i++)
+		q[i] = (struct kstat_irq){ .irq = c.ids[i],
+					   .count = chunk_count(&c, i) };
 	l->nr += c.nr;
 	return 0;
 }
