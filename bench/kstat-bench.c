@@ -339,7 +339,7 @@ static uint64_t raw_request(uint8_t cmd, int dump, int count, uint32_t flags)
 
 static void raw_irq_totals(void)
 {
-	sink = raw_request(KSTAT_CMD_IRQ_GET, 1, KSTAT_A_IRQ, 0);
+	sink = raw_request(KSTAT_CMD_IRQ_GET, 1, KSTAT_A_IRQS, 0);
 }
 
 /* The request kstat_cpu_list_get() makes: every CPU in one reply. */

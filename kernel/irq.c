@@ -243,6 +243,85 @@ cancel:
 	return -EMSGSIZE;
 }
 
+/*
+ * ---- packed chunks of IRQ totals (enum kstat_irqs_attr) -------------------
+ *
+ * A chunk is gathered first, then put as one item: a dump or a summary
+ * part that is full takes the whole chunk in its next message.
+ */
+#define KST_CHUNK	KSTAT_IRQS_CHUNK_MAX
+
+struct kst_irqs_chunk {
+	u32 first;			/* dense: IRQ number of bit 0 */
+	u32 span;			/* dense: IRQ numbers covered */
+	u32 nr;				/* IRQs in the chunk */
+	bool dense;			/* else ids[] */
+	bool incremental;		/* incs[] instead of counts[] */
+	u8 present[KST_CHUNK / 8];
+	u32 ids[KST_CHUNK];
+	u32 incs[KST_CHUNK];
+	u64 counts[KST_CHUNK];
+};
+
+static void kst_chunk_start(struct kst_irqs_chunk *c, bool dense, u32 first)
+{
+	c->dense = dense;
+	c->incremental = false;
+	c->first = first;
+	c->span = 0;
+	c->nr = 0;
+	if (dense)
+		memset(c->present, 0, sizeof(c->present));
+}
+
+/* Add @irq with @count; a dense chunk's IRQs come in ascending order. */
+static void kst_chunk_add(struct kst_irqs_chunk *c, u32 irq, u64 count)
+{
+	u32 bit = irq - c->first;
+
+	if (c->dense) {
+		c->present[bit / 8] |= 1 << (bit % 8);
+		c->span = bit + 1;
+	} else {
+		c->ids[c->nr] = irq;
+	}
+	c->counts[c->nr++] = count;
+}
+
+static int kst_chunk_put(struct sk_buff *skb, int type,
+			 const struct kst_irqs_chunk *c)
+{
+	struct nlattr *nest = nla_nest_start(skb, type);
+	int err;
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (c->dense)
+		err = nla_put_u32(skb, KSTAT_A_IRQS_FIRST, c->first) ?:
+		      nla_put(skb, KSTAT_A_IRQS_PRESENT,
+			      DIV_ROUND_UP(c->span, 8), c->present);
+	else
+		err = nla_put(skb, KSTAT_A_IRQS_IDS, c->nr * sizeof(u32),
+			      c->ids);
+	if (!err && c->incremental)
+		err = nla_put(skb, KSTAT_A_IRQS_INCREMENTS,
+			      c->nr * sizeof(u32), c->incs);
+	else if (!err)
+		err = nla_put(skb, KSTAT_A_IRQS_COUNTS, c->nr * sizeof(u64),
+			      c->counts);
+	if (err) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static struct kst_irqs_chunk *kst_chunk_alloc(void)
+{
+	return kvzalloc(sizeof(struct kst_irqs_chunk), GFP_KERNEL);
+}
+
 /* Mix one IRQ number and its descriptor's identity (0: none) into @hash. */
 u32 kst_irq_fingerprint_mix(u32 hash, unsigned int irq, unsigned long id)
 {
@@ -335,6 +414,7 @@ enum kst_irq_dump_phase {
 struct kst_irq_req {
 	struct kst_sel sel;
 	struct kst_irq_snap *snap;
+	struct kst_irqs_chunk *chunk;	/* totals-only dumps: packed */
 	const u32 *list;	/* in the request attrs, or NULL for a range */
 	u32 nr_list;
 	u32 first, last;	/* the range, when there is no list */
@@ -422,25 +502,36 @@ static int kst_irq_dump_prepare(void *data, struct nlattr **tb,
 	}
 	r->sel = *sel;
 	r->snap = kst_irq_snap_alloc(sel);
-	return r->snap ? 0 : -ENOMEM;
+	if (!r->snap)
+		return -ENOMEM;
+	if (sel->flags & (KSTAT_F_PERCPU | KSTAT_F_META))
+		return 0;
+	r->chunk = kst_chunk_alloc();
+	return r->chunk ? 0 : -ENOMEM;
+}
+
+/* The selected IRQ number at @pos, or false past the selection's end. */
+static bool kst_irq_dump_at(const struct kst_irq_req *r, u64 pos, u32 *irq)
+{
+	u64 n;
+
+	if (r->list) {
+		if (pos >= r->nr_list)
+			return false;
+		*irq = r->list[pos];
+		return true;
+	}
+	n = (u64)r->first + pos;
+	if (n > r->last || n >= nr_irqs)
+		return false;
+	*irq = n;
+	return true;
 }
 
 /* The next selected IRQ number, or false when the selection is done. */
 static bool kst_irq_dump_next(const struct kst_irq_req *r, u32 *irq)
 {
-	u64 n;
-
-	if (r->list) {
-		if (r->pos >= r->nr_list)
-			return false;
-		*irq = r->list[r->pos];
-		return true;
-	}
-	n = (u64)r->first + r->pos;
-	if (n > r->last || n >= nr_irqs)
-		return false;
-	*irq = n;
-	return true;
+	return kst_irq_dump_at(r, r->pos, irq);
 }
 
 /*
@@ -480,6 +571,59 @@ static int kst_irq_dump_irqs(struct kst_dump *d, struct kst_irq_req *r)
 	if (err) {
 		r->split = true;
 		return err;
+	}
+	r->phase = (r->sel.flags & KSTAT_F_ARCH) ? KST_DUMP_ARCH :
+						   KST_DUMP_TRAILER;
+	return 0;
+}
+
+/*
+ * The next chunk of a totals-only dump into r->chunk, under one RCU
+ * read section: up to KST_CHUNK IRQ numbers of the range, or entries of
+ * the list.  Returns the position after it; @visited takes each lookup.
+ */
+static u64 kst_irq_dump_gather(const struct kst_irq_req *r, u32 *visited)
+{
+	struct kst_irqs_chunk *c = r->chunk;
+	u64 pos = r->pos, end = pos + KST_CHUNK;
+	struct irq_desc *desc;
+	u32 irq;
+
+	kst_chunk_start(c, !r->list, r->first + (u32)pos);
+	rcu_read_lock();
+	for (; pos < end && kst_irq_dump_at(r, pos, &irq); pos++) {
+		desc = kst_irq_to_desc(irq);
+		if (desc)
+			kst_chunk_add(c, irq, kst_desc_count(desc));
+		*visited = kst_irq_fingerprint_mix(*visited, irq,
+						   (unsigned long)desc);
+	}
+	rcu_read_unlock();
+	return pos;
+}
+
+/* Totals only: the IRQs in chunks, one lookup each. */
+static int kst_irq_dump_chunks(struct kst_dump *d, struct kst_irq_req *r)
+{
+	u32 visited, irq;
+	u64 next;
+	int err;
+
+	while (kst_irq_dump_next(r, &irq)) {
+		visited = r->visited;
+		next = kst_irq_dump_gather(r, &visited);
+		if (r->chunk->nr) {
+			err = kst_dump_open(d) ?:
+			      kst_chunk_put(d->skb, KSTAT_A_IRQS, r->chunk);
+			if (err) {
+				r->split = true;	/* resumes with this chunk */
+				return err;
+			}
+			d->objs++;
+		}
+		r->visited = visited;
+		r->pos = next;
+		cond_resched();
 	}
 	r->phase = (r->sel.flags & KSTAT_F_ARCH) ? KST_DUMP_ARCH :
 						   KST_DUMP_TRAILER;
@@ -550,7 +694,8 @@ static int kst_irq_dump(struct kst_dump *d, void *data)
 	if (d->first_call)
 		d->cb->seq = 1;	/* messages are consistent until shown not */
 	if (r->phase == KST_DUMP_IRQS)
-		err = kst_irq_dump_irqs(d, r);
+		err = r->chunk ? kst_irq_dump_chunks(d, r) :
+				 kst_irq_dump_irqs(d, r);
 	if (!err && r->phase == KST_DUMP_ARCH)
 		err = kst_irq_dump_arch(d, r);
 	if (!err && r->phase == KST_DUMP_TRAILER)
@@ -558,8 +703,15 @@ static int kst_irq_dump(struct kst_dump *d, void *data)
 	return err;
 }
 
-/* The largest IRQ nest: every CPU's count and all of its metadata. */
-static size_t kst_irq_dump_alloc(void)
+/* The largest chunk: every IRQ number of its span present. */
+static size_t kst_chunk_max_size(void)
+{
+	return nla_total_size(0) + nla_total_size(sizeof(u32)) +
+	       nla_total_size(KST_CHUNK / 8) +
+	       nla_total_size(KST_CHUNK * sizeof(u64));
+}
+
+static size_t kst_irq_nest_max_size(void)
 {
 	return nla_total_size(0) + nla_total_size(sizeof(u32)) +
 	       nla_total_size_64bit(sizeof(u64)) +
@@ -569,11 +721,21 @@ static size_t kst_irq_dump_alloc(void)
 	       KST_ACTIONS_MAX + KST_ACTIONS_MAX / 2 * NLA_HDRLEN;
 }
 
+/*
+ * The largest object: a chunk, or an IRQ nest with every CPU's count
+ * and all of its metadata.
+ */
+static size_t kst_irq_dump_alloc(void)
+{
+	return max(kst_chunk_max_size(), kst_irq_nest_max_size());
+}
+
 static void kst_irq_get_cleanup(void *data)
 {
 	struct kst_irq_req *r = data;
 
 	kvfree(r->snap);
+	kvfree(r->chunk);
 }
 
 /*
@@ -594,6 +756,7 @@ struct kst_irq_state {
 	unsigned long *changed;		/* IRQs that go into a delta */
 	unsigned long *renewed;		/* descriptor differs from last's */
 	struct kst_irq_snap *snap;	/* per-CPU reads while writing */
+	struct kst_irqs_chunk *chunk;	/* packed IRQs while writing */
 };
 
 static void kst_irq_state_free_arrays(struct kst_irq_state *s)
@@ -617,6 +780,7 @@ static void kst_irq_state_free(void *state, bool committed)
 			kst_desc_release(s->desc[irq]);
 	kst_irq_state_free_arrays(s);
 	kvfree(s->snap);
+	kvfree(s->chunk);
 	kfree(s);
 }
 
@@ -659,7 +823,8 @@ static void *kst_irq_state_alloc(void)
 	if (!s)
 		return NULL;
 	s->snap = kst_irq_snap_alloc(&all);
-	if (!s->snap || kst_irq_state_resize(s, nr_irqs)) {
+	s->chunk = kst_chunk_alloc();
+	if (!s->snap || !s->chunk || kst_irq_state_resize(s, nr_irqs)) {
 		kst_irq_state_free(s, false);
 		return NULL;
 	}
@@ -727,11 +892,10 @@ static int kst_irq_put_item(struct sk_buff *skb, const struct kst_writer *w,
 	return kst_irq_fill(skb, KSTAT_A_SAMPLE_IRQ, s->snap, &sel);
 }
 
-/* A keyframe carries every IRQ present, a delta those that moved. */
-static int kst_irq_write(struct kst_writer *w, const void *cur,
-			 const void *base)
+/* With per-CPU counts: one nest per IRQ. */
+static int kst_irq_write_nests(struct kst_writer *w,
+			       const struct kst_irq_state *s)
 {
-	const struct kst_irq_state *s = cur;
 	unsigned int irq;
 	int err;
 
@@ -743,6 +907,78 @@ static int kst_irq_write(struct kst_writer *w, const void *cur,
 			return err;
 	}
 	return 0;
+}
+
+static int kst_irq_put_chunk(struct sk_buff *skb, const struct kst_writer *w,
+			     const void *obj, unsigned int idx)
+{
+	return kst_chunk_put(skb, KSTAT_A_SAMPLE_IRQS, obj);
+}
+
+/* A keyframe: every IRQ present, in dense chunks. */
+static int kst_irq_write_dense(struct kst_writer *w,
+			       const struct kst_irq_state *s)
+{
+	struct kst_irqs_chunk *c = s->chunk;
+	unsigned int first, irq;
+	int err;
+
+	for (first = 0; first < s->nr; first += KST_CHUNK) {
+		kst_chunk_start(c, true, first);
+		for (irq = first; irq < s->nr && irq < first + KST_CHUNK; irq++)
+			if (s->desc[irq])
+				kst_chunk_add(c, irq, s->ext[irq]);
+		if (!c->nr)
+			continue;
+		err = kst_sample_put(w, kst_irq_put_chunk, c, 0);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * A delta: the IRQs that moved, with what they grew by since @b.  Same
+ * descriptor in both (another makes the sample a keyframe), so that is
+ * the (u32)(now - before) kst_irq_collect_one() added: it fits a u32.
+ */
+static int kst_irq_write_incs(struct kst_writer *w,
+			      const struct kst_irq_state *s,
+			      const struct kst_irq_state *b)
+{
+	struct kst_irqs_chunk *c = s->chunk;
+	unsigned int irq;
+	int err;
+
+	kst_chunk_start(c, false, 0);
+	c->incremental = true;
+	for_each_set_bit(irq, s->changed, s->nr) {
+		c->incs[c->nr] = (u32)(s->ext[irq] - b->ext[irq]);
+		kst_chunk_add(c, irq, s->ext[irq]);
+		if (c->nr < KST_CHUNK)
+			continue;
+		err = kst_sample_put(w, kst_irq_put_chunk, c, 0);
+		if (err)
+			return err;
+		c->nr = 0;
+	}
+	return c->nr ? kst_sample_put(w, kst_irq_put_chunk, c, 0) : 0;
+}
+
+/*
+ * A keyframe carries every IRQ present, a delta those that moved: packed,
+ * or one nest each when the config asks for per-CPU counts.
+ */
+static int kst_irq_write(struct kst_writer *w, const void *cur,
+			 const void *base)
+{
+	const struct kst_irq_state *s = cur;
+
+	if (w->h->cfg->percpu)
+		return kst_irq_write_nests(w, s);
+	if (w->h->key)
+		return kst_irq_write_dense(w, s);
+	return kst_irq_write_incs(w, s, base);
 }
 
 /* @cur becomes the committed state: @last lets go of what it replaced. */

@@ -174,14 +174,14 @@ int kstat_parse_stats_msg(const struct nlmsghdr *nlh, struct kstat_stats *st);
  * only look sections up by attribute.
  *
  * KSTAT_SECTIONS lists them, in the order the walkers look them up (the
- * IRQ section first: its objects are the many).  Each is
+ * IRQ sections first: their objects are the many).  Each is
  * kstat_section_<name>, defined in its own file; the list declares them,
  * numbers them (KSTAT_SEC_<name>, the index of their slots below) and
  * fills kstat_sections[].  Adding a section is adding its name here.
  */
 #define KSTAT_SECTIONS(X)						\
-	X(irq) X(cpu) X(softirq) X(arch) X(intr_sum) X(nr_irqs)	\
-	X(online) X(config)
+	X(irqs) X(irq) X(cpu) X(softirq) X(arch) X(intr_sum)		\
+	X(nr_irqs) X(online) X(config)
 
 #define KSTAT_SECTION_ID(name)	KSTAT_SEC_##name,
 enum kstat_section_id {

@@ -163,6 +163,150 @@ static int irq_add_run(struct kstat_reply *r, const struct nlattr *a, int len)
 	return len - rem;
 }
 
+/* ---- packed chunks of IRQ totals (enum kstat_irqs_attr) ---- */
+
+#define CHUNK_MAX	KSTAT_IRQS_CHUNK_MAX
+
+/* A chunk, its IRQ numbers decoded: see the UAPI. */
+struct irqs_chunk {
+	uint32_t ids[CHUNK_MAX];
+	const char *counts;		/* __u64[nr], or NULL: incs */
+	const char *incs;		/* __u32[nr] */
+	size_t nr;
+};
+
+/* How many elements of @size an array attribute holds; -1: not whole. */
+static long array_len(const struct nlattr *a, size_t size)
+{
+	size_t len = kattr_len(a);
+
+	return len % size ? -1 : (long)(len / size);
+}
+
+/* A dense chunk's bitmap into IRQ numbers; their number. */
+static size_t decode_present(const struct nlattr *first,
+			     const struct nlattr *present, uint32_t *ids)
+{
+	const uint8_t *p = kattr_data(present);
+	size_t i, n = 0, len = kattr_len(present);
+	uint32_t base;
+	unsigned int bits;
+
+	memcpy(&base, kattr_data(first), sizeof(base));
+	for (i = 0; i < len; i++, base += 8)
+		for (bits = p[i]; bits; bits &= bits - 1)
+			ids[n++] = base + __builtin_ctz(bits);
+	return n;
+}
+
+static int parse_chunk(const struct nlattr *nest, struct irqs_chunk *c)
+{
+	const struct nlattr *a, *cnt = NULL, *ids = NULL, *incs = NULL;
+	const struct nlattr *first = NULL, *present = NULL;
+	uint32_t base;
+	long nr;
+	int rem;
+
+	kattr_for_each_nested(a, nest, rem) {
+		switch (kattr_type(a)) {
+		case KSTAT_A_IRQS_FIRST:
+			first = a;
+			break;
+		case KSTAT_A_IRQS_PRESENT:
+			present = a;
+			break;
+		case KSTAT_A_IRQS_COUNTS:
+			cnt = a;
+			break;
+		case KSTAT_A_IRQS_IDS:
+			ids = a;
+			break;
+		case KSTAT_A_IRQS_INCREMENTS:
+			incs = a;
+			break;
+		}
+	}
+	/* one of counts and increments; a bitmap (with its base) or ids */
+	if (rem > 0 || !cnt == !incs || !present == !ids || !first != !present)
+		return -EBADMSG;
+	nr = cnt ? array_len(cnt, sizeof(uint64_t)) :
+		   array_len(incs, sizeof(uint32_t));
+	if (nr < 0 || nr > CHUNK_MAX)
+		return -EBADMSG;
+	if (present) {
+		if (kstat_get_u32(first, &base) ||
+		    kattr_len(present) > CHUNK_MAX / 8 ||
+		    base >= (1u << 24) ||
+		    decode_present(first, present, c->ids) != (size_t)nr)
+			return -EBADMSG;
+	} else {
+		if (array_len(ids, sizeof(uint32_t)) != nr)
+			return -EBADMSG;
+		memcpy(c->ids, kattr_data(ids), nr * sizeof(uint32_t));
+	}
+	c->counts = cnt ? kattr_data(cnt) : NULL;
+	c->incs = incs ? kattr_data(incs) : NULL;
+	c->nr = nr;
+	return 0;
+}
+
+static inline uint64_t chunk_count(const struct irqs_chunk *c, size_t i)
+{
+	uint64_t v;
+
+	memcpy(&v, c->counts + i * sizeof(v), sizeof(v));
+	return v;
+}
+
+static inline uint32_t chunk_inc(const struct irqs_chunk *c, size_t i)
+{
+	uint32_t v;
+
+	memcpy(&v, c->incs + i * sizeof(v), sizeof(v));
+	return v;
+}
+
+/* The implicit capacity kstat_grow() gives an array of @nr elements. */
+static size_t grow_cap(size_t nr)
+{
+	size_t cap = 8;
+
+	if (!nr)
+		return 0;
+	while (cap < nr)
+		cap *= 2;
+	return cap;
+}
+
+/* A GET reply's chunk: its IRQs appended to the list, totals only. */
+static int irqs_add(struct kstat_reply *r, const struct nlattr *a)
+{
+	struct kstat_irq_list *l = r->list[KSTAT_SEC_irq];
+	struct irqs_chunk c;
+	struct kstat_irq *q;
+	size_t i, cap;
+	int err = parse_chunk(a, &c);
+
+	if (err || !l)
+		return err;
+	if (c.incs)
+		return -EBADMSG;	/* increments belong in deltas */
+	cap = grow_cap(l->nr + c.nr);
+	if (cap > grow_cap(l->nr)) {
+		q = realloc(l->irqs, cap * sizeof(*q));
+		if (!q)
+			return -ENOMEM;
+		l->irqs = q;
+	}
+	/* one store of each entry (a memset of the run is slower) */
+	q = &l->irqs[l->nr];
+	for (i = 0; i < c.nr; i++)
+		q[i] = (struct kstat_irq){ .irq = c.ids[i],
+					   .count = chunk_count(&c, i) };
+	l->nr += c.nr;
+	return 0;
+}
+
 static int slot_reserve(struct kstat_state *st, uint32_t irq)
 {
 	size_t old = st->nr_slots, i;
@@ -278,17 +422,13 @@ static struct kstat_irq *irq_entry(struct kstat_state *st, uint32_t irq,
 	return &st->s.irqs[st->s.nr_irqs++];
 }
 
-/* One IRQ of a sample into its entry, noted as changed by this sample. */
-static int irq_apply(struct kstat_state *st, const struct nlattr *nest, int key)
+/* @irq's entry takes @count, noted as changed by this sample. */
+static int irq_set(struct kstat_state *st, uint32_t irq, uint64_t count,
+		   const struct nlattr *percpu, int key)
 {
-	const struct nlattr *percpu = NULL;
 	struct kstat_irq *dst;
-	uint64_t count = 0;
-	uint32_t irq = 0;
-	int err = parse_sample_irq(nest, &irq, &count, &percpu);
+	int err = 0;
 
-	if (err)
-		return err;
 	dst = irq_entry(st, irq, key, &err);
 	if (!dst)
 		return err;
@@ -311,6 +451,87 @@ static int irq_apply(struct kstat_state *st, const struct nlattr *nest, int key)
 	st->changed[st->s.nr_irqs_changed++] = irq;
 	st->s.irqs_changed = st->changed;
 	return 0;
+}
+
+/* One IRQ nest of a sample into its entry. */
+static int irq_apply(struct kstat_state *st, const struct nlattr *nest, int key)
+{
+	const struct nlattr *percpu = NULL;
+	uint64_t count = 0;
+	uint32_t irq = 0;
+	int err = parse_sample_irq(nest, &irq, &count, &percpu);
+
+	return err ? err : irq_set(st, irq, count, percpu, key);
+}
+
+/*
+ * A keyframe's dense chunk, the hot path: while its IRQs are the next
+ * entries of an unchanged IRQ set (without per-CPU counts to drop), they
+ * are set in place; from the first that differs, one by one.
+ */
+static int irqs_apply_key(struct kstat_state *st, const struct irqs_chunk *c)
+{
+	struct kstat_irq *irqs = st->s.irqs;
+	uint32_t *changed;
+	size_t pos = st->key_pos, n = st->s.nr_irqs_changed, i, room;
+	int err;
+
+	err = kstat_reserve((void **)&st->changed, &st->cap_changed,
+			    n + c->nr, sizeof(*st->changed));
+	if (err)
+		return err;
+	changed = st->changed;
+	room = st->s.nr_irqs - pos;
+	if (room > c->nr)
+		room = c->nr;
+	for (i = 0; i < room; i++) {
+		if (irqs[pos + i].irq != c->ids[i] || irqs[pos + i].percpu)
+			break;
+		irqs[pos + i].count = chunk_count(c, i);
+		changed[n + i] = c->ids[i];
+	}
+	st->key_pos = pos + i;
+	st->s.nr_irqs_changed = n + i;
+	st->s.irqs_changed = changed;
+	for (; i < c->nr; i++) {
+		err = irq_set(st, c->ids[i], chunk_count(c, i), NULL, 1);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* A delta's chunk: each IRQ's count grows by its increment. */
+static int irqs_apply_delta(struct kstat_state *st, const struct irqs_chunk *c)
+{
+	size_t i;
+	int32_t slot;
+	int err;
+
+	if (!c->incs)
+		return -EBADMSG;	/* a delta carries increments */
+	for (i = 0; i < c->nr; i++) {
+		slot = c->ids[i] < st->nr_slots ? st->slot[c->ids[i]] : -1;
+		if (slot < 0)
+			return -EBADMSG;	/* a delta may not add an IRQ */
+		err = irq_set(st, c->ids[i],
+			      st->s.irqs[slot].count + chunk_inc(c, i), NULL, 0);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int irqs_apply(struct kstat_state *st, const struct nlattr *a, int key)
+{
+	struct irqs_chunk c;
+	int err = parse_chunk(a, &c);
+
+	if (err)
+		return err;
+	if (!key)
+		return irqs_apply_delta(st, &c);
+	return c.incs ? -EBADMSG : irqs_apply_key(st, &c);
 }
 
 /*
@@ -425,6 +646,15 @@ const struct kstat_section kstat_section_irq = {
 	.finish = irq_finish,
 	.free_reply = irq_free_reply,
 	.free_state = irq_free_state,
+};
+
+/* Chunks go into the irq section's list and state: it frees them. */
+const struct kstat_section kstat_section_irqs = {
+	.name = "irqs",
+	.reply_attr = KSTAT_A_IRQS,
+	.sample_attr = KSTAT_A_SAMPLE_IRQS,
+	.add = irqs_add,
+	.apply = irqs_apply,
 };
 
 /* ---- arch rows ---- */

@@ -125,6 +125,122 @@ static void bad_unterminated(struct nl_msg *m)
 	nla_nest_end(m, n);
 }
 
+/* ---- packed chunks (KSTAT_A_IRQS) ---- */
+
+/* A dense chunk from @first: @present bytes, then @n counts. */
+static void put_dense(struct nl_msg *m, uint32_t first, const uint8_t *present,
+		      int plen, const uint64_t *counts, int n)
+{
+	struct nlattr *c = nla_nest_start(m, KSTAT_A_IRQS);
+
+	nla_put_u32(m, KSTAT_A_IRQS_FIRST, first);
+	nla_put(m, KSTAT_A_IRQS_PRESENT, plen, present);
+	nla_put(m, KSTAT_A_IRQS_COUNTS, n * 8, counts);
+	nla_nest_end(m, c);
+}
+
+static void test_irqs_chunks(void)
+{
+	static const uint8_t present[2] = { 0x05, 0x80 };	/* 0, 2, 15 */
+	static const uint64_t counts[3] = { 10, 12, 4294967295ULL };
+	static const uint32_t ids[2] = { 300, 7 };
+	static const uint64_t lcounts[2] = { 30, 70 };
+	struct kstat_irq_list l = { 0 };
+	struct nl_msg *m = new_msg(KSTAT_CMD_IRQ_GET);
+	struct nlattr *c;
+	int err, i;
+
+	/* 40 dense chunks: the list grows across its capacities */
+	for (i = 0; i < 40; i++)
+		put_dense(m, 256 * i, present, 2, counts, 3);
+	c = nla_nest_start(m, KSTAT_A_IRQS);
+	nla_put(m, KSTAT_A_IRQS_IDS, sizeof(ids), ids);
+	nla_put(m, KSTAT_A_IRQS_COUNTS, sizeof(lcounts), lcounts);
+	nla_nest_end(m, c);
+	nla_put_u64(m, KSTAT_A_INTR_SUM, 1234);
+	err = kstat_parse_irq_msg(nlmsg_hdr(m), &l);
+	CHECK(err == 0 && l.nr == 122, "dense and listed chunks parse (%d, %zu)",
+	      err, l.nr);
+	CHECK(l.nr == 122 && l.irqs[0].irq == 0 && l.irqs[1].irq == 2 &&
+	      l.irqs[2].irq == 15 && l.irqs[2].count == 4294967295ULL &&
+	      l.irqs[118].irq == 256 * 39 + 2 && l.irqs[118].count == 12,
+	      "a dense chunk's bits are its IRQs, in order, with their counts");
+	CHECK(l.nr == 122 && l.irqs[120].irq == 300 && l.irqs[121].irq == 7 &&
+	      l.irqs[121].count == 70 && !l.irqs[121].percpu &&
+	      !l.irqs[121].chip, "a listed chunk keeps its order");
+	kstat_irq_list_clear(&l);
+	nlmsg_free(m);
+}
+
+static void bad_popcount(struct nl_msg *m)
+{
+	static const uint8_t present[1] = { 0x07 };
+	static const uint64_t counts[2] = { 1, 2 };
+
+	put_dense(m, 0, present, 1, counts, 2);
+}
+
+static void bad_counts_len(struct nl_msg *m)
+{
+	static const uint8_t present[1] = { 0x01 };
+	struct nlattr *c = nla_nest_start(m, KSTAT_A_IRQS);
+
+	nla_put_u32(m, KSTAT_A_IRQS_FIRST, 0);
+	nla_put(m, KSTAT_A_IRQS_PRESENT, 1, present);
+	nla_put_u32(m, KSTAT_A_IRQS_COUNTS, 1);
+	nla_nest_end(m, c);
+}
+
+static void bad_no_first(struct nl_msg *m)
+{
+	static const uint8_t present[1] = { 0x01 };
+	static const uint64_t counts[1] = { 1 };
+	struct nlattr *c = nla_nest_start(m, KSTAT_A_IRQS);
+
+	nla_put(m, KSTAT_A_IRQS_PRESENT, 1, present);
+	nla_put(m, KSTAT_A_IRQS_COUNTS, 8, counts);
+	nla_nest_end(m, c);
+}
+
+static void bad_ids_counts(struct nl_msg *m)
+{
+	static const uint32_t ids[2] = { 1, 2 };
+	static const uint64_t counts[1] = { 1 };
+	struct nlattr *c = nla_nest_start(m, KSTAT_A_IRQS);
+
+	nla_put(m, KSTAT_A_IRQS_IDS, sizeof(ids), ids);
+	nla_put(m, KSTAT_A_IRQS_COUNTS, sizeof(counts), counts);
+	nla_nest_end(m, c);
+}
+
+static void bad_reply_increments(struct nl_msg *m)
+{
+	static const uint32_t ids[1] = { 1 }, incs[1] = { 1 };
+	struct nlattr *c = nla_nest_start(m, KSTAT_A_IRQS);
+
+	nla_put(m, KSTAT_A_IRQS_IDS, sizeof(ids), ids);
+	nla_put(m, KSTAT_A_IRQS_INCREMENTS, sizeof(incs), incs);
+	nla_nest_end(m, c);
+}
+
+static void bad_too_wide(struct nl_msg *m)
+{
+	static uint8_t present[KSTAT_IRQS_CHUNK_MAX / 8 + 1];
+	static const uint64_t counts[1] = { 1 };
+
+	present[KSTAT_IRQS_CHUNK_MAX / 8] = 1;
+	put_dense(m, 0, present, sizeof(present), counts, 1);
+}
+
+/* (libnl drops a nest left empty: a base alone is the smallest) */
+static void bad_base_only(struct nl_msg *m)
+{
+	struct nlattr *c = nla_nest_start(m, KSTAT_A_IRQS);
+
+	nla_put_u32(m, KSTAT_A_IRQS_FIRST, 0);
+	nla_nest_end(m, c);
+}
+
 static void bad_intr_len(struct nl_msg *m)
 {
 	nla_put_u32(m, KSTAT_A_INTR_SUM, 1);
@@ -141,6 +257,13 @@ static void test_irq_bad(void)
 		{ "per-CPU array not a multiple of 4", bad_percpu_len },
 		{ "unterminated chip string", bad_unterminated },
 		{ "intr sum of the wrong length", bad_intr_len },
+		{ "a chunk with more counts than present bits", bad_popcount },
+		{ "a chunk's counts not whole u64s", bad_counts_len },
+		{ "a bitmap without its first IRQ", bad_no_first },
+		{ "listed ids and counts that disagree", bad_ids_counts },
+		{ "increments in a GET reply", bad_reply_increments },
+		{ "a bitmap wider than a chunk", bad_too_wide },
+		{ "a chunk of a base alone", bad_base_only },
 	};
 	unsigned int i;
 
@@ -195,6 +318,7 @@ static void test_cpu(void)
 int main(void)
 {
 	test_irq_ok();
+	test_irqs_chunks();
 	test_irq_bad();
 	test_truncated_header();
 	test_cpu();

@@ -79,7 +79,10 @@
  *          not both), KSTAT_A_SEL_FLAGS, KSTAT_A_SEL_CPU_FIRST,
  *          KSTAT_A_SEL_CPU_LAST.
  *          Replies: messages each carrying one or more KSTAT_A_IRQ nests,
- *          every selected IRQ exactly once, in the order selected.  IRQ
+ *          every selected IRQ exactly once, in the order selected.
+ *          Without KSTAT_F_PERCPU and KSTAT_F_META (totals only) the IRQs
+ *          come packed instead, as KSTAT_A_IRQS chunks: dense ones for a
+ *          range, listed ones for a list.  IRQ
  *          numbers without a descriptor are skipped (a listed number without
  *          a descriptor is simply absent).  The last message of the dump
  *          carries KSTAT_A_INTR_SUM, KSTAT_A_NR_IRQS, KSTAT_A_ONLINE_CPUS and,
@@ -154,8 +157,10 @@
  *     the rows are in ascending CPU id across the nests of a sample, and
  *     the sum comes after the last row;
  *   - softirq: KSTAT_A_SAMPLE_SOFTIRQ nests;
- *   - irq: KSTAT_A_SAMPLE_IRQ nests (with KSTAT_A_IRQ_PERCPU when the
- *     config asks), KSTAT_A_SAMPLE_ARCH nests (name and count; the
+ *   - irq: with the config's per-CPU counts, KSTAT_A_SAMPLE_IRQ nests
+ *     (with KSTAT_A_IRQ_PERCPU); without, KSTAT_A_SAMPLE_IRQS chunks,
+ *     dense in keyframes and incremental in deltas (the increment is
+ *     added to the count the subscriber holds); KSTAT_A_SAMPLE_ARCH nests (name and count; the
  *     description in keyframes only), KSTAT_A_SAMPLE_INTR_SUM.
  *   A keyframe (KSTAT_A_SAMPLE_KEYFRAME) carries every IRQ, vector and
  *   arch row and replaces the subscriber's state.  A delta carries only
@@ -271,6 +276,10 @@ enum kstat_attr {
 	KSTAT_A_PARTS,		/* u32: messages in this batch */
 	KSTAT_A_SNAPSHOT,	/* flag: a SUBSCRIBE answer, unicast */
 
+	KSTAT_A_IRQS,		/* nest: enum kstat_irqs_attr, repeated: IRQ
+				 * totals in chunks (dumps without flags)
+				 */
+
 	__KSTAT_A_MAX,
 	KSTAT_A_MAX = __KSTAT_A_MAX - 1
 };
@@ -346,6 +355,37 @@ enum kstat_irq_attr {
 
 	__KSTAT_A_IRQ_MAX,
 	KSTAT_A_IRQ_MAX = __KSTAT_A_IRQ_MAX - 1
+};
+
+/*
+ * KSTAT_A_IRQS, KSTAT_A_SAMPLE_IRQS: a chunk of IRQ totals, packed.  A
+ * reply or sample carries as many chunks as it takes, each covering at
+ * most KSTAT_IRQS_CHUNK_MAX IRQs, in ascending IRQ order (list dumps: in
+ * the order listed).  A chunk has one of three shapes:
+ * - dense (range dumps, keyframes): FIRST, PRESENT and COUNTS.  Bit
+ *   (i % 8) of byte (i / 8) of PRESENT set means IRQ FIRST + i has a
+ *   descriptor; COUNTS holds one __u64 per set bit, in bit order.
+ * - listed (list dumps): IDS and COUNTS, one __u64 per id, same order.
+ * - incremental (deltas): IDS and INCREMENTS, one __u32 per id: what
+ *   the IRQ's 64-bit count grew by since the previous sample.  It is
+ *   below 2^32 by construction: the producer extends a count by adding
+ *   (u32)(now - before) of the kernel's 32-bit total, and an IRQ whose
+ *   descriptor changed makes the sample a keyframe.
+ * Arrays are in host byte order and only 4-byte aligned: copy __u64s out.
+ * A chunk whose arrays disagree in length is corrupt.
+ */
+#define KSTAT_IRQS_CHUNK_MAX	256
+
+enum kstat_irqs_attr {
+	KSTAT_A_IRQS_UNSPEC,
+	KSTAT_A_IRQS_FIRST,	/* u32: IRQ number of PRESENT's bit 0 */
+	KSTAT_A_IRQS_PRESENT,	/* binary: bitmap of bytes, from FIRST */
+	KSTAT_A_IRQS_COUNTS,	/* binary: __u64[], one per IRQ */
+	KSTAT_A_IRQS_IDS,	/* binary: __u32[], IRQ numbers */
+	KSTAT_A_IRQS_INCREMENTS,	/* binary: __u32[], one per id (deltas) */
+
+	__KSTAT_A_IRQS_MAX,
+	KSTAT_A_IRQS_MAX = __KSTAT_A_IRQS_MAX - 1
 };
 
 /* KSTAT_A_SOFTIRQ: one softirq vector. */
@@ -455,6 +495,7 @@ enum kstat_sample_attr {
 	KSTAT_A_SAMPLE_ARCH,		/* nest: kstat_arch_attr, repeated */
 	KSTAT_A_SAMPLE_INTR_SUM,	/* u64: as KSTAT_A_INTR_SUM */
 	KSTAT_A_SAMPLE_CPUTIME,		/* nest: kstat_cputime_attr, repeated */
+	KSTAT_A_SAMPLE_IRQS,		/* nest: kstat_irqs_attr, repeated */
 
 	__KSTAT_A_SAMPLE_MAX,
 	KSTAT_A_SAMPLE_MAX = __KSTAT_A_SAMPLE_MAX - 1
