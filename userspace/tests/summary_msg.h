@@ -60,21 +60,44 @@ static inline void msg_start(struct msg *m, uint64_t batch_seq, uint32_t part,
 	put_u32(m, KSTAT_A_PARTS, parts);
 }
 
-/* A piece of sample @seq: its header, then an intr sum as content. */
-static inline void piece(struct msg *m, uint64_t seq, int key)
+/* Open a nest of @type at the end of @m; nest_close() takes its offset. */
+static inline size_t nest_open(struct msg *m, uint16_t type)
 {
-	struct nlattr *nest = (struct nlattr *)(m->buf + m->nlh.nlmsg_len);
+	size_t at = m->nlh.nlmsg_len;
+	struct nlattr *a = (struct nlattr *)(m->buf + at);
 
-	m->nest = m->nlh.nlmsg_len;
-	nest->nla_type = NLA_F_NESTED | KSTAT_A_SAMPLE;
+	a->nla_type = NLA_F_NESTED | type;
 	m->nlh.nlmsg_len += NLA_HDRLEN;
+	return at;
+}
+
+static inline void nest_close(struct msg *m, size_t at)
+{
+	((struct nlattr *)(m->buf + at))->nla_len = m->nlh.nlmsg_len - at;
+}
+
+/* Open sample @seq's nest with its header; sample_close() ends it. */
+static inline void sample_open(struct msg *m, uint64_t seq, int key)
+{
+	m->nest = nest_open(m, KSTAT_A_SAMPLE);
 	put_u64(m, KSTAT_A_SAMPLE_SEQ, seq);
 	put_u64(m, KSTAT_A_SAMPLE_TIMESTAMP, seq * 1000);
 	put_u32(m, KSTAT_A_SAMPLE_GENERATION, 1);
 	if (key)
 		put(m, KSTAT_A_SAMPLE_KEYFRAME, NULL, 0);
+}
+
+static inline void sample_close(struct msg *m)
+{
+	nest_close(m, m->nest);
+}
+
+/* A piece of sample @seq: its header, then an intr sum as content. */
+static inline void piece(struct msg *m, uint64_t seq, int key)
+{
+	sample_open(m, seq, key);
 	put_u64(m, KSTAT_A_SAMPLE_INTR_SUM, seq);
-	nest->nla_len = m->nlh.nlmsg_len - m->nest;
+	sample_close(m);
 }
 
 /* ---- watching a subscription ---- */

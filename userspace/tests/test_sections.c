@@ -242,33 +242,21 @@ static int feed_irqs(struct kstat_sub *sub, uint64_t seq, int key,
 {
 	uint32_t cpus[2] = { (uint32_t)seq, 7 };
 	struct msg m;
-	struct nlattr *nest, *q;
 	size_t at;
 	int i;
 
 	msg_start(&m, seq, 0, 1);
-	m.nest = m.nlh.nlmsg_len;
-	nest = (struct nlattr *)(m.buf + m.nest);
-	nest->nla_type = NLA_F_NESTED | KSTAT_A_SAMPLE;
-	m.nlh.nlmsg_len += NLA_HDRLEN;
-	put_u64(&m, KSTAT_A_SAMPLE_SEQ, seq);
-	put_u64(&m, KSTAT_A_SAMPLE_TIMESTAMP, seq * 1000);
-	put_u32(&m, KSTAT_A_SAMPLE_GENERATION, 1);
-	if (key)
-		put(&m, KSTAT_A_SAMPLE_KEYFRAME, NULL, 0);
+	sample_open(&m, seq, key);
 	for (i = 0; i < n; i++) {
-		at = m.nlh.nlmsg_len;
-		q = (struct nlattr *)(m.buf + at);
-		q->nla_type = NLA_F_NESTED | KSTAT_A_SAMPLE_IRQ;
-		m.nlh.nlmsg_len += NLA_HDRLEN;
+		at = nest_open(&m, KSTAT_A_SAMPLE_IRQ);
 		put_u32(&m, KSTAT_A_IRQ_ID, irqs[i]);
 		put_u64(&m, KSTAT_A_IRQ_COUNT, irqs[i] * 1000ULL + seq);
 		if (irqs[i] == percpu_irq)
 			put(&m, KSTAT_A_IRQ_PERCPU, cpus, sizeof(cpus));
-		q->nla_len = m.nlh.nlmsg_len - at;
+		nest_close(&m, at);
 	}
 	put_u64(&m, KSTAT_A_SAMPLE_INTR_SUM, seq);
-	nest->nla_len = m.nlh.nlmsg_len - m.nest;
+	sample_close(&m);
 	return kstat_sub_feed(sub, &m.nlh);
 }
 
@@ -366,14 +354,10 @@ struct ct_chunk {
 static void put_ct_chunk(struct msg *m, uint64_t seq, const struct ct_chunk *c)
 {
 	uint64_t vals[4 * 16];
-	struct nlattr *nest;
-	size_t at = m->nlh.nlmsg_len;
+	size_t at = nest_open(m, KSTAT_A_SAMPLE_CPUTIME);
 	uint32_t f;
 	int i, n = 0;
 
-	nest = (struct nlattr *)(m->buf + at);
-	nest->nla_type = NLA_F_NESTED | KSTAT_A_SAMPLE_CPUTIME;
-	m->nlh.nlmsg_len += NLA_HDRLEN;
 	put_u32(m, KSTAT_A_CPUTIME_FIELDS, c->fields);
 	if (c->nr) {
 		for (i = 0; i < c->nr; i++)
@@ -388,30 +372,21 @@ static void put_ct_chunk(struct msg *m, uint64_t seq, const struct ct_chunk *c)
 			vals[f] = ct_value(-1, f, seq);
 		put(m, KSTAT_A_CPUTIME_SUM, vals, c->fields * sizeof(uint64_t));
 	}
-	nest->nla_len = m->nlh.nlmsg_len - at;
+	nest_close(m, at);
 }
 
 /* A sample @seq of cputime chunks only, alone in a batch. */
 static int feed_cputime(struct kstat_sub *sub, uint64_t seq, int key,
 			const struct ct_chunk *c, int n)
 {
-	struct nlattr *nest;
 	struct msg m;
 	int i;
 
 	msg_start(&m, seq, 0, 1);
-	m.nest = m.nlh.nlmsg_len;
-	nest = (struct nlattr *)(m.buf + m.nest);
-	nest->nla_type = NLA_F_NESTED | KSTAT_A_SAMPLE;
-	m.nlh.nlmsg_len += NLA_HDRLEN;
-	put_u64(&m, KSTAT_A_SAMPLE_SEQ, seq);
-	put_u64(&m, KSTAT_A_SAMPLE_TIMESTAMP, seq * 1000);
-	put_u32(&m, KSTAT_A_SAMPLE_GENERATION, 1);
-	if (key)
-		put(&m, KSTAT_A_SAMPLE_KEYFRAME, NULL, 0);
+	sample_open(&m, seq, key);
 	for (i = 0; i < n; i++)
 		put_ct_chunk(&m, seq, &c[i]);
-	nest->nla_len = m.nlh.nlmsg_len - m.nest;
+	sample_close(&m);
 	return kstat_sub_feed(sub, &m.nlh);
 }
 
@@ -429,30 +404,18 @@ static int feed_chunk(struct kstat_sub *sub, uint64_t seq, int key,
 	uint64_t counts[16];
 	uint32_t ids[16], incs[16];
 	struct msg m;
-	struct nlattr *nest, *c;
 	size_t at;
 	int i;
 
 	msg_start(&m, seq, 0, 1);
-	m.nest = m.nlh.nlmsg_len;
-	nest = (struct nlattr *)(m.buf + m.nest);
-	nest->nla_type = NLA_F_NESTED | KSTAT_A_SAMPLE;
-	m.nlh.nlmsg_len += NLA_HDRLEN;
-	put_u64(&m, KSTAT_A_SAMPLE_SEQ, seq);
-	put_u64(&m, KSTAT_A_SAMPLE_TIMESTAMP, seq * 1000);
-	put_u32(&m, KSTAT_A_SAMPLE_GENERATION, 1);
-	if (key)
-		put(&m, KSTAT_A_SAMPLE_KEYFRAME, NULL, 0);
+	sample_open(&m, seq, key);
 	for (i = 0; i < n; i++) {
 		present[irqs[i] / 8] |= 1 << (irqs[i] % 8);
 		counts[i] = irqs[i] * 1000ULL + seq;
 		ids[i] = irqs[i];
 		incs[i] = 1;
 	}
-	at = m.nlh.nlmsg_len;
-	c = (struct nlattr *)(m.buf + at);
-	c->nla_type = NLA_F_NESTED | KSTAT_A_SAMPLE_IRQS;
-	m.nlh.nlmsg_len += NLA_HDRLEN;
+	at = nest_open(&m, KSTAT_A_SAMPLE_IRQS);
 	if (key == !bad) {
 		put_u32(&m, KSTAT_A_IRQS_FIRST, 0);
 		put(&m, KSTAT_A_IRQS_PRESENT, present, sizeof(present));
@@ -461,9 +424,9 @@ static int feed_chunk(struct kstat_sub *sub, uint64_t seq, int key,
 		put(&m, KSTAT_A_IRQS_IDS, ids, n * sizeof(uint32_t));
 		put(&m, KSTAT_A_IRQS_INCREMENTS, incs, n * sizeof(uint32_t));
 	}
-	c->nla_len = m.nlh.nlmsg_len - at;
+	nest_close(&m, at);
 	put_u64(&m, KSTAT_A_SAMPLE_INTR_SUM, seq);
-	nest->nla_len = m.nlh.nlmsg_len - m.nest;
+	sample_close(&m);
 	return kstat_sub_feed(sub, &m.nlh);
 }
 
