@@ -703,11 +703,17 @@ static int kst_irq_dump(struct kst_dump *d, void *data)
 	return err;
 }
 
-/* The largest chunk: every IRQ number of its span present. */
+/*
+ * The largest chunk: full, dense (its first IRQ and bitmap) or listed
+ * (an id per IRQ, the bigger), with a count per IRQ.
+ */
 static size_t kst_chunk_max_size(void)
 {
-	return nla_total_size(0) + nla_total_size(sizeof(u32)) +
-	       nla_total_size(KST_CHUNK / 8) +
+	size_t dense = nla_total_size(sizeof(u32)) +
+		       nla_total_size(KST_CHUNK / 8);
+	size_t listed = nla_total_size(KST_CHUNK * sizeof(u32));
+
+	return nla_total_size(0) + max(dense, listed) +
 	       nla_total_size(KST_CHUNK * sizeof(u64));
 }
 

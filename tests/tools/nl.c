@@ -38,7 +38,7 @@ static int ctrl_getfamily(mnl_cb_t cb, void *data)
 	nlh->nlmsg_flags = NLM_F_REQUEST;
 	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
 	g->cmd = CTRL_CMD_GETFAMILY;
-	g->version = 1;
+	g->version = KSTAT_FAMILY_VERSION;
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, KSTAT_FAMILY_NAME);
 	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
 		return -1;

@@ -75,6 +75,8 @@ int kstat_filter_take(struct kstat_handle *h, const struct kstat_filter *f,
 		      struct kstat_filter *in);
 /* A handle without a socket (unit tests of what is checked before I/O). */
 struct kstat_handle *kstat_handle_alloc_offline(void);
+/* 0 if the module's family @version is this library's, else -EPROTO. */
+int kstat_version_check(struct kstat_handle *h, unsigned int version);
 
 /* The text kstat_last_error(h) returns from now on. */
 void kstat_set_error(struct kstat_handle *h, const char *fmt, ...)

@@ -98,11 +98,26 @@ int kstat_set_socket_options(struct nl_sock *sk)
 	return 0;
 }
 
+/*
+ * The family's version is its wire format's.  A module of another
+ * version sends attributes this library skips, so numbers would go
+ * missing without a word: refuse it, saying what to do.
+ */
+int kstat_version_check(struct kstat_handle *h, unsigned int version)
+{
+	if (version == KSTAT_FAMILY_VERSION)
+		return 0;
+	kstat_set_error(h, "the kstat module speaks protocol version %u, this libkstat version %u: install the module and the library of one kstat release",
+			version, KSTAT_FAMILY_VERSION);
+	return -EPROTO;
+}
+
 static int kstat_resolve_family(struct kstat_handle *h)
 {
 	struct nl_cache *cache = NULL;
 	struct genl_family *fam;
-	int err;
+	unsigned int version;
+	int err, id;
 
 	err = genl_ctrl_alloc_cache(h->sk, &cache);
 	if (err < 0) {
@@ -116,10 +131,15 @@ static int kstat_resolve_family(struct kstat_handle *h)
 		kstat_set_error(h, "the kstat kernel module is not loaded (try: modprobe kstat)");
 		return -ENOENT;
 	}
-	h->family = genl_family_get_id(fam);
-	h->version = genl_family_get_version(fam);
+	version = genl_family_get_version(fam);
+	id = genl_family_get_id(fam);
 	genl_family_put(fam);
 	nl_cache_free(cache);
+	err = kstat_version_check(h, version);
+	if (err)
+		return err;
+	h->family = id;
+	h->version = version;
 	return 0;
 }
 

@@ -54,7 +54,7 @@ static inline void msg_start(struct msg *m, uint64_t batch_seq, uint32_t part,
 	m->nlh.nlmsg_type = 0x20;
 	g = NLMSG_DATA(&m->nlh);
 	g->cmd = KSTAT_CMD_SUMMARY_NTF;
-	g->version = 1;
+	g->version = KSTAT_FAMILY_VERSION;
 	put_u64(m, KSTAT_A_BATCH_SEQ, batch_seq);
 	put_u32(m, KSTAT_A_PART, part);
 	put_u32(m, KSTAT_A_PARTS, parts);

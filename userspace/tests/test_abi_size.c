@@ -30,6 +30,25 @@ static void on_lost(uint64_t lost, enum kstat_lost_reason why, void *arg)
 	(void)arg;
 }
 
+/* A module of another wire format is refused, saying what to install. */
+static void test_version_check(void)
+{
+	struct kstat_handle *h = kstat_handle_alloc_offline();
+	int err;
+
+	CHECK(kstat_version_check(h, KSTAT_FAMILY_VERSION) == 0,
+	      "the module's version is the library's: accepted");
+	err = kstat_version_check(h, KSTAT_FAMILY_VERSION - 1);
+	CHECK(err == -EPROTO &&
+	      strstr(kstat_last_error(h), "protocol version 1, this libkstat version 2") &&
+	      strstr(kstat_last_error(h), "install"),
+	      "an older module: -EPROTO, \"%s\"", kstat_last_error(h));
+	err = kstat_version_check(h, KSTAT_FAMILY_VERSION + 1);
+	CHECK(err == -EPROTO && strstr(kstat_last_error(h), "protocol version 3"),
+	      "a newer module: -EPROTO, \"%s\"", kstat_last_error(h));
+	kstat_close(h);
+}
+
 /* The refusals of a bad size, each with its text, on a socketless handle. */
 static void test_size_errors(void)
 {
@@ -133,6 +152,7 @@ int main(void)
 	struct kstat_sub *sub = NULL;
 	int err;
 
+	test_version_check();
 	big.newer = (void (*)(void))on_sample;
 	err = kstat_subscribe_sz(NULL, &big.ops, sizeof(big),
 				 sizeof(struct kstat_cputime), NULL, 0, &sub);

@@ -7,7 +7,12 @@
  *
  * Family
  * ======
- * Generic netlink family "kstat" (KSTAT_FAMILY_NAME), version 1.  Requests
+ * Generic netlink family "kstat" (KSTAT_FAMILY_NAME), version 2.  The
+ * version is the wire format's: it changes when a reply or sample would
+ * no longer mean to an older client what it meant (version 2 packed IRQ
+ * totals and cputime, which version 1 clients would skip as unknown
+ * attributes), and a client should refuse a version it does not know
+ * (libkstat does, with an error saying so).  Requests
  * are validated strictly: reserved genl header bytes must be zero, unknown
  * attributes and unknown nlmsg flags are rejected, every attribute has an
  * exact type and length, and every rejection carries an extended-ACK message
@@ -209,7 +214,7 @@
 #define _UAPI_LINUX_KSTAT_H
 
 #define KSTAT_FAMILY_NAME		"kstat"
-#define KSTAT_FAMILY_VERSION		1
+#define KSTAT_FAMILY_VERSION		2
 
 /* Multicast group for periodic summaries (see the summary commands). */
 #define KSTAT_MCGRP_SUMMARY_NAME	"summary"
