@@ -251,6 +251,14 @@ static void cpu_reset(struct kstat_state *st)
 	st->s.nr_cpus = 0;
 }
 
+static void cpu_free_state(struct kstat_state *st)
+{
+	cpu_reset(st);
+	free(st->s.cpus);
+	st->s.cpus = NULL;
+	st->cap[KSTAT_SEC_cpu] = 0;
+}
+
 static void cpu_free_reply(struct kstat_reply *r)
 {
 	struct kstat_cpu_list *l = r->list[KSTAT_SEC_cpu];
@@ -268,4 +276,5 @@ const struct kstat_section kstat_section_cpu = {
 	.apply = cpu_apply,
 	.reset = cpu_reset,
 	.free_reply = cpu_free_reply,
+	.free_state = cpu_free_state,
 };

@@ -599,10 +599,20 @@ static void irq_finish(struct kstat_state *st)
 		irq_truncate(st, st->key_pos);
 }
 
-/* Entries keep their zeroed metadata; only per-CPU arrays are owned. */
+/* The entries (and what they own), then the arrays behind them. */
 static void irq_free_state(struct kstat_state *st)
 {
 	irq_truncate(st, 0);
+	free(st->s.irqs);
+	st->s.irqs = NULL;
+	st->cap[KSTAT_SEC_irq] = 0;
+	free(st->slot);
+	st->slot = NULL;
+	st->nr_slots = 0;
+	free(st->changed);
+	st->changed = NULL;
+	st->s.irqs_changed = NULL;
+	st->cap_changed = 0;
 }
 
 void kstat_irq_list_clear(struct kstat_irq_list *l)
@@ -731,7 +741,8 @@ static int arch_apply(struct kstat_state *st, const struct nlattr *a, int key)
 	return 0;
 }
 
-static void arch_free_state(struct kstat_state *st)
+/* A keyframe rebuilds the rows; the array is kept for them. */
+static void arch_reset(struct kstat_state *st)
 {
 	size_t i;
 
@@ -740,13 +751,21 @@ static void arch_free_state(struct kstat_state *st)
 	st->s.nr_arch = 0;
 }
 
+static void arch_free_state(struct kstat_state *st)
+{
+	arch_reset(st);
+	free(st->s.arch);
+	st->s.arch = NULL;
+	st->cap[KSTAT_SEC_arch] = 0;
+}
+
 const struct kstat_section kstat_section_arch = {
 	.name = "arch",
 	.reply_attr = KSTAT_A_ARCH,
 	.sample_attr = KSTAT_A_SAMPLE_ARCH,
 	.add = arch_add,
 	.apply = arch_apply,
-	.reset = arch_free_state,
+	.reset = arch_reset,
 	.free_state = arch_free_state,
 };
 

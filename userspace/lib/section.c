@@ -153,19 +153,10 @@ void kstat_state_finish(struct kstat_state *st)
 	state_hooks(st, HOOK_FINISH);
 }
 
-/*
- * The arrays of the first sections are freed here; a newer section's
- * free_state frees its own.
- */
+/* Each section frees what its part of the state holds. */
 void kstat_state_free(struct kstat_state *st)
 {
 	state_hooks(st, HOOK_FREE);
-	free(st->s.irqs);
-	free(st->s.arch);
-	free(st->s.softirqs);
-	free(st->s.cpus);
-	free(st->slot);
-	free(st->changed);
 }
 
 /* ---- the request parsers, one list each ---- */

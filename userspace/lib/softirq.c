@@ -140,13 +140,22 @@ static int softirq_apply(struct kstat_state *st, const struct nlattr *a,
 	return 0;
 }
 
-static void softirq_free_state(struct kstat_state *st)
+/* A keyframe rebuilds the vectors; the array is kept for them. */
+static void softirq_reset(struct kstat_state *st)
 {
 	size_t i;
 
 	for (i = 0; i < st->s.nr_softirqs; i++)
 		kstat_softirq_free(&st->s.softirqs[i]);
 	st->s.nr_softirqs = 0;
+}
+
+static void softirq_free_state(struct kstat_state *st)
+{
+	softirq_reset(st);
+	free(st->s.softirqs);
+	st->s.softirqs = NULL;
+	st->cap[KSTAT_SEC_softirq] = 0;
 }
 
 const struct kstat_section kstat_section_softirq = {
@@ -156,7 +165,7 @@ const struct kstat_section kstat_section_softirq = {
 	.section = KSTAT_SECTION_SOFTIRQ,
 	.add = softirq_add,
 	.apply = softirq_apply,
-	.reset = softirq_free_state,
+	.reset = softirq_reset,
 	.free_reply = softirq_free_reply,
 	.free_state = softirq_free_state,
 };
