@@ -288,6 +288,13 @@ static void kst_chunk_add(struct kst_irqs_chunk *c, u32 irq, u64 count)
 	c->counts[c->nr++] = count;
 }
 
+/* Add @irq with the @inc it moved by since the last sample (a delta). */
+static void kst_chunk_add_inc(struct kst_irqs_chunk *c, u32 irq, u32 inc)
+{
+	c->ids[c->nr] = irq;
+	c->incs[c->nr++] = inc;
+}
+
 static int kst_chunk_put(struct sk_buff *skb, int type,
 			 const struct kst_irqs_chunk *c)
 {
@@ -959,8 +966,7 @@ static int kst_irq_write_incs(struct kst_writer *w,
 	kst_chunk_start(c, false, 0);
 	c->incremental = true;
 	for_each_set_bit(irq, s->changed, s->nr) {
-		c->incs[c->nr] = (u32)(s->ext[irq] - b->ext[irq]);
-		kst_chunk_add(c, irq, s->ext[irq]);
+		kst_chunk_add_inc(c, irq, (u32)(s->ext[irq] - b->ext[irq]));
 		if (c->nr < KST_CHUNK)
 			continue;
 		err = kst_sample_put(w, kst_irq_put_chunk, c, 0);
