@@ -1,7 +1,11 @@
 #!/bin/bash
 # Proves: `kstat -b FILE` with 100 commands prints exactly what the same
 # 100 commands print when run one by one, in text and in JSON (counters
-# held still with irqsim IRQs).
+# held still with irqsim IRQs).  A third of them are list dumps of 2 to 16
+# IRQs in a mixed order: in a batch they share one handle, whose next dump
+# starts its array at the size the last one needed, capped by the list
+# (libkstat's size hint), so it grows from a smaller hint and starts from
+# a larger one; one by one, each dump starts from nothing.
 # leave-out: userspace-only
 source tests/lib.sh
 
@@ -10,13 +14,14 @@ t_cleanup irqsim_unload
 for i in $(seq 0 15); do irqsim_fire "$i" 0 $((i + 1)); done
 
 : >"$TMPDIR/cmds"
+for i in $(seq 0 15); do irqs[i]=$(irqsim_irq "$i"); done
 for i in $(seq 0 99); do
-	irq=$(irqsim_irq $((i % 16)))
-	if ((i % 2)); then
-		echo "irq show $irq percpu" >>"$TMPDIR/cmds"
-	else
-		echo "irq show $irq" >>"$TMPDIR/cmds"
-	fi
+	irq=${irqs[i % 16]}
+	case $((i % 3)) in
+	0) echo "irq show $irq" ;;
+	1) echo "irq show $irq percpu" ;;
+	2) n=$((i * 7 % 15 + 2)); echo "irq show ${irqs[*]:16-n}" ;;
+	esac >>"$TMPDIR/cmds"
 done
 
 for opt in "" -j; do

@@ -206,6 +206,11 @@ KSTAT_SECTIONS(KSTAT_SECTION_DECLARE)
  */
 struct kstat_reply {
 	void *list[KSTAT_SEC_NR];
+	/*
+	 * Room in the IRQ list's array, in entries (never more than is
+	 * allocated): a dump may start it at the size the last one needed.
+	 */
+	size_t irqs_cap;
 };
 
 /* A subscriber's counters: the sample being assembled, and its storage. */

@@ -126,12 +126,6 @@ static inline int irq_totals_at(const char *p, uint32_t type, uint32_t *irq,
 	return 1;
 }
 
-/* Does appending element @nr reallocate? kstat_grow()'s implicit capacity. */
-static inline int grow_needed(size_t nr)
-{
-	return nr < 8 ? nr == 0 : !(nr & (nr - 1));
-}
-
 /*
  * A reply's run of IRQ nests into its list: thousands in a dump, so
  * appended here, not through a call each, and totals-only ones filled
@@ -147,11 +141,10 @@ static int irq_add_run(struct kstat_reply *r, const struct nlattr *a, int len)
 	     a = kattr_next(a, &rem)) {
 		if (!l)
 			continue;
-		if (grow_needed(l->nr)) {
-			err = kstat_grow((void **)&l->irqs, l->nr, sizeof(*q));
-			if (err)
-				return err;
-		}
+		err = kstat_reserve((void **)&l->irqs, &r->irqs_cap, l->nr + 1,
+				    sizeof(*q));
+		if (err)
+			return err;
 		q = &l->irqs[l->nr++];	/* counted first: the clear frees it */
 		memset(q, 0, sizeof(*q));
 		if (irq_totals_at((const char *)a, KSTAT_A_IRQ, &q->irq, &q->count))
@@ -266,38 +259,23 @@ static inline uint32_t chunk_inc(const struct irqs_chunk *c, size_t i)
 	return v;
 }
 
-/* The implicit capacity kstat_grow() gives an array of @nr elements. */
-static size_t grow_cap(size_t nr)
-{
-	size_t cap = 8;
-
-	if (!nr)
-		return 0;
-	while (cap < nr)
-		cap *= 2;
-	return cap;
-}
-
 /* A GET reply's chunk: its IRQs appended to the list, totals only. */
 static int irqs_add(struct kstat_reply *r, const struct nlattr *a)
 {
 	struct kstat_irq_list *l = r->list[KSTAT_SEC_irq];
 	struct irqs_chunk c;
 	struct kstat_irq *q;
-	size_t i, cap;
+	size_t i;
 	int err = parse_chunk(a, &c);
 
 	if (err || !l)
 		return err;
 	if (c.incs)
 		return -EBADMSG;	/* increments belong in deltas */
-	cap = grow_cap(l->nr + c.nr);
-	if (cap > grow_cap(l->nr)) {
-		q = realloc(l->irqs, cap * sizeof(*q));
-		if (!q)
-			return -ENOMEM;
-		l->irqs = q;
-	}
+	err = kstat_reserve((void **)&l->irqs, &r->irqs_cap, l->nr + c.nr,
+			    sizeof(*q));
+	if (err)
+		return err;
 	/* one store of each entry (a memset of the run is slower) */
 	q = &l->irqs[l->nr];
 	for (i = 0; i < c.nr; i++)
@@ -644,6 +622,7 @@ static void irq_free_reply(struct kstat_reply *r)
 
 	if (l)
 		kstat_irq_list_clear(l);
+	r->irqs_cap = 0;
 }
 
 const struct kstat_section kstat_section_irq = {

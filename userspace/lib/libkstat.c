@@ -46,6 +46,7 @@ struct kstat_handle {
 	unsigned int version;
 	char *buf;			/* replies are read here */
 	size_t buf_size;
+	size_t irqs_hint;		/* IRQs in the last IRQ dump */
 	char errmsg[256];
 };
 
@@ -638,6 +639,44 @@ static uint32_t kstat_filter_cpu_first(const struct kstat_filter *f)
 	return f->cpu_first >= 0 ? f->cpu_first : 0;
 }
 
+/* At most how many IRQs @f can select, SIZE_MAX if it does not say. */
+static size_t kstat_filter_irqs_max(const struct kstat_filter *f)
+{
+	if (!f)
+		return SIZE_MAX;
+	if (f->irqs)
+		return f->nr_irqs;
+	if (f->irq_first >= 0 && f->irq_last >= f->irq_first)
+		return (size_t)(f->irq_last - f->irq_first) + 1;
+	return SIZE_MAX;
+}
+
+/*
+ * A dump's IRQ array starts at the size the handle's last dump needed:
+ * growing it by doubling on every request costs a chain of reallocs,
+ * and (around glibc's 128 KiB mmap and trim thresholds, 1000 to 2000
+ * IRQs) two brk() calls and page faults on each request.
+ */
+static int kstat_irqs_reserve(struct kstat_handle *h, struct kstat_reply *reply,
+			      const struct kstat_req *r)
+{
+	struct kstat_irq_list *l = reply->list[KSTAT_SEC_irq];
+	size_t want = h->irqs_hint, max = kstat_filter_irqs_max(r->filter);
+
+	if (r->irq >= 0)
+		return 0;		/* one IRQ: a do */
+	if (want > max)
+		want = max;
+	if (!want)
+		return 0;
+	/* not zeroed: the parsers store an entry whole before counting it */
+	l->irqs = malloc(want * sizeof(*l->irqs));
+	if (!l->irqs)
+		return -ENOMEM;
+	reply->irqs_cap = want;
+	return 0;
+}
+
 static int kstat_irq_request(struct kstat_handle *h, struct kstat_req *r,
 			     struct kstat_irq_list **out)
 {
@@ -648,11 +687,15 @@ static int kstat_irq_request(struct kstat_handle *h, struct kstat_req *r,
 	*out = NULL;
 	if (!l)
 		return -ENOMEM;
-	err = kstat_xfer(h, r, parse_reply, reset_reply, &reply);
+	err = kstat_irqs_reserve(h, &reply, r);
+	if (!err)
+		err = kstat_xfer(h, r, parse_reply, reset_reply, &reply);
 	if (err) {
 		kstat_irq_list_free(l);
 		return err;
 	}
+	if (r->dump)
+		h->irqs_hint = l->nr;
 	l->cpu_first = kstat_filter_cpu_first(r->filter);
 	*out = l;
 	return 0;

@@ -170,7 +170,8 @@ int kstat_parse_cpu_msg(const struct nlmsghdr *nlh, struct kstat_cpu_list *l)
 
 int kstat_parse_irq_msg(const struct nlmsghdr *nlh, struct kstat_irq_list *l)
 {
-	struct kstat_reply r = { .list[KSTAT_SEC_irq] = l };
+	/* called once per message: the room known is what @l holds */
+	struct kstat_reply r = { .list[KSTAT_SEC_irq] = l, .irqs_cap = l->nr };
 
 	return kstat_reply_parse_msg(nlh, &r);
 }
