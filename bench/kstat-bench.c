@@ -693,7 +693,7 @@ int main(int argc, char **argv)
 		report("irq_libkstat_vs_raw", k, measure(raw_irq_totals, CLOCK_MONOTONIC),
 		       "us/read");
 	}
-	if (wanted_opt(argc, argv, "raw", 1))
+	if (wanted(argc, argv, "raw"))
 		metric_raw(floor_);
 	if (wanted_opt(argc, argv, "files", 1))
 		metric_files();
