@@ -663,8 +663,8 @@ static int kstat_irqs_reserve(struct kstat_handle *h, struct kstat_reply *reply,
 	struct kstat_irq_list *l = reply->list[KSTAT_SEC_irq];
 	size_t want = h->irqs_hint, max = kstat_filter_irqs_max(r->filter);
 
-	if (r->irq >= 0)
-		return 0;		/* one IRQ: a do */
+	if (!r->dump)
+		return 0;		/* a do: one IRQ, and no hint from it */
 	if (want > max)
 		want = max;
 	if (!want)
