@@ -8,9 +8,9 @@
 #   2. one guest boot (tests/vm/run-guest.sh) running the selected guest
 #      tests: $T (space-separated, e.g. T="tests/irqsim.sh tests/json.sh"; a
 #      bare name like "irqsim" works too), or every tests/*.sh;
-#      CHECK_LEAVE_OUT=TAG leaves out the tests with a header line
-#      "# leave-out: TAG" (.ci/run: the debug kernel's userspace-only
-#      tests), and names them;
+#      CHECK_LEAVE_OUT="TAG..." (space-separated) leaves out the tests
+#      with a header line "# leave-out: TAG" for one of the TAGs, and
+#      names them (.ci/run's debug stage: "userspace-only no-kstat-code");
 #   3. for the full suite, a second boot with 8 CPUs for the tests with a
 #      header line "# also: SMP=8", unless CHECK_SMP8=0 (.ci/run's debug
 #      stage).
@@ -81,10 +81,14 @@ select_tests() {
 	done | LC_ALL=C sort
 }
 
-# left_out TEST: TEST's header has "# leave-out: $CHECK_LEAVE_OUT".
+# left_out TEST: TEST's header has "# leave-out: TAG" for a TAG of
+# $CHECK_LEAVE_OUT.
 left_out() {
-	[[ -n ${CHECK_LEAVE_OUT:-} ]] &&
-		head -n 30 "$1" | grep -qxF "# leave-out: $CHECK_LEAVE_OUT"
+	local tag
+	for tag in ${CHECK_LEAVE_OUT:-}; do
+		head -n 30 "$1" | grep -qxF "# leave-out: $tag" && return 0
+	done
+	return 1
 }
 
 # say_left_out: one comment line naming the tests CHECK_LEAVE_OUT dropped.
@@ -163,4 +167,5 @@ main() {
 	((FAILED == 0))
 }
 
-main "$@"
+# Sourced (tests/unit/test_leave_out), it only defines the functions.
+[[ ${BASH_SOURCE[0]} != "$0" ]] || main "$@"

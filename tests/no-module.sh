@@ -2,6 +2,7 @@
 # Proves: without the module, the CLI says what to do and exits 1, for
 # every command that needs the kernel; commands that don't (help, -V)
 # still work.
+# leave-out: userspace-only
 source tests/lib.sh
 
 kstat_unload
