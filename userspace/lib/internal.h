@@ -314,5 +314,11 @@ struct kstat_sub *kstat_sub_alloc(const struct kstat_sub_ops *ops, void *arg);
 struct kstat_sub *kstat_sub_alloc_sz(const struct kstat_sub_ops *ops,
 				     size_t cputime_size, void *arg);
 int kstat_sub_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh);
+/*
+ * Such a subscription on a socket of netlink @protocol, non-blocking,
+ * read by kstat_sub_dispatch(): test_sub_dispatch sends it messages from
+ * another NETLINK_USERSOCK socket.  Its port in *port.
+ */
+int kstat_sub_connect(struct kstat_sub *sub, int protocol, uint32_t *port);
 
 #endif

@@ -644,6 +644,33 @@ static int sub_set_rcvbuf(struct kstat_sub *sub, int want)
 	return 0;
 }
 
+/* The socket, not yet connected, and the callbacks that read it. */
+static int sub_socket(struct kstat_sub *sub)
+{
+	sub->sk = nl_socket_alloc();
+	sub->cb = nl_cb_alloc(NL_CB_CUSTOM);
+	if (!sub->sk || !sub->cb)
+		return -ENOMEM;
+	nl_socket_disable_seq_check(sub->sk);
+	nl_cb_set(sub->cb, NL_CB_VALID, NL_CB_CUSTOM, on_msg, sub);
+	nl_cb_set(sub->cb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, no_seq_check, NULL);
+	nl_cb_err(sub->cb, NL_CB_CUSTOM, on_error, sub);
+	return 0;
+}
+
+int kstat_sub_connect(struct kstat_sub *sub, int protocol, uint32_t *port)
+{
+	int err = sub_socket(sub);
+
+	if (err)
+		return err;
+	if (nl_connect(sub->sk, protocol) < 0)
+		return -EIO;
+	nl_socket_set_nonblocking(sub->sk);
+	*port = nl_socket_get_local_port(sub->sk);
+	return 0;
+}
+
 static int sub_open(struct kstat_handle *h, const struct kstat_sub_ops *ops,
 		    size_t cputime_size, void *arg, int rcvbuf,
 		    struct kstat_sub **subp)
@@ -656,16 +683,9 @@ static int sub_open(struct kstat_handle *h, const struct kstat_sub_ops *ops,
 	if (!sub)
 		return -ENOMEM;
 	sub->family = kstat_family_id(h);
-	sub->sk = nl_socket_alloc();
-	sub->cb = nl_cb_alloc(NL_CB_CUSTOM);
-	err = -ENOMEM;
-	if (!sub->sk || !sub->cb)
+	err = sub_socket(sub);
+	if (err)
 		goto fail;
-	nl_socket_disable_seq_check(sub->sk);
-	nl_cb_set(sub->cb, NL_CB_VALID, NL_CB_CUSTOM, on_msg, sub);
-	nl_cb_set(sub->cb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, no_seq_check, NULL);
-	nl_cb_err(sub->cb, NL_CB_CUSTOM, on_error, sub);
-
 	err = -EIO;
 	if (genl_connect(sub->sk) < 0 || kstat_set_socket_options(sub->sk))
 		goto fail;
@@ -797,14 +817,23 @@ static int sub_receive(struct kstat_sub *sub)
 	return 0;
 }
 
+/*
+ * Messages one kstat_sub_dispatch() reads at most.  Reading until EAGAIN
+ * never returns while samples arrive as fast as the callbacks take them
+ * (kstat top on a slow kernel: its keys went unread for 90 s), and the
+ * caller's other descriptors starve.  The descriptor stays readable for
+ * what is left.  16 is several batches, or a keyframe in parts.
+ */
+#define SUB_DISPATCH_READS	16
+
 int kstat_sub_dispatch(struct kstat_sub *sub)
 {
-	int err;
+	int err, reads = 0;
 
 	sub->delivered = 0;
 	do {
 		err = sub_receive(sub);
-	} while (!err && !sub->brk);
+	} while (!err && !sub->brk && ++reads < SUB_DISPATCH_READS);
 	if (err && err != -EAGAIN)
 		return err;
 	return sub->delivered;
