@@ -37,7 +37,13 @@ fire_before() {
 	for ((i = 0; i < N; i++)); do irqsim_fire "$i" $((i % 2)) $((i + 3)); done
 }
 
-"$KSTAT" config set interval 2000 batch 1 keyframe 10
+# The window between two samples must hold the monitor's latency (a
+# sample shows in its output and monitor_wait's jq sees it) plus the
+# reallocation.  2 s is plenty on Debian's kernel; on the debug kernel
+# the latency was 1.6 s and the reallocation 0.7-1 s, so every attempt of
+# a CI run failed there (2026-12-01): the interval scales as the limits do.
+interval_ms=$(($(t_scaled 2) * 1000))
+"$KSTAT" config set interval "$interval_ms" batch 1 keyframe 10
 "$KSTAT" -j monitor >"$TMPDIR/mon" 2>"$TMPDIR/mon.err" &
 mon=$!
 t_cleanup t_kill $mon
@@ -55,7 +61,7 @@ old=$(sim_json)
 for attempt in 1 2 3; do
 	fire_before
 	# A sample taken after those fires has just arrived: the next one is
-	# about 2 s away, time enough to reallocate and fire.
+	# about interval_ms away, time enough to reallocate and fire.
 	monitor_wait 10 "$TMPDIR/mon" 1 "$(boottime_ns)"
 	t_a=$(boottime_ns)
 	irqsim_realloc

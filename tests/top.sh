@@ -10,6 +10,7 @@
 # resume), and q (exit 0).  Batch mode (-b -n N) prints N plain-text
 # frames (and with -j N JSON objects) with the same IRQ first.
 # timeout: 300
+# leave-out: userspace-only
 source tests/lib.sh
 require_cmd tmux jq
 require_kstat
