@@ -315,6 +315,14 @@ struct kstat_sub *kstat_sub_alloc_sz(const struct kstat_sub_ops *ops,
 				     size_t cputime_size, void *arg);
 int kstat_sub_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh);
 /*
+ * Messages one kstat_sub_dispatch() reads at most.  Reading until EAGAIN
+ * never returns while samples arrive as fast as the callbacks take them
+ * (kstat top on a slow kernel: its keys went unread for 90 s), and the
+ * caller's other descriptors starve.  The descriptor stays readable for
+ * what is left.  16 is several batches, or a keyframe in parts.
+ */
+#define KSTAT_SUB_DISPATCH_READS	16
+/*
  * Such a subscription on a socket of netlink @protocol, non-blocking,
  * read by kstat_sub_dispatch(): test_sub_dispatch sends it messages from
  * another NETLINK_USERSOCK socket.  Its port in *port.

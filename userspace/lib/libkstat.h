@@ -395,9 +395,8 @@ int kstat_sub_fd(const struct kstat_sub *sub);
  * Handle what is queued without blocking, at most 16 messages a call (so
  * that a steady flow cannot keep the caller from its other descriptors;
  * the descriptor stays readable for the rest, so watch it level-triggered,
- * not with EPOLLET): samples delivered, or
- * -errno (a socket error, SUBSCRIBE refused, subscribing again after a
- * reload failed).
+ * not with EPOLLET): samples delivered, or -errno (a socket error,
+ * SUBSCRIBE refused, subscribing again after a reload failed).
  */
 int kstat_sub_dispatch(struct kstat_sub *sub);
 /* Block and dispatch until kstat_sub_break() or an error. */

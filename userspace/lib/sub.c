@@ -817,15 +817,6 @@ static int sub_receive(struct kstat_sub *sub)
 	return 0;
 }
 
-/*
- * Messages one kstat_sub_dispatch() reads at most.  Reading until EAGAIN
- * never returns while samples arrive as fast as the callbacks take them
- * (kstat top on a slow kernel: its keys went unread for 90 s), and the
- * caller's other descriptors starve.  The descriptor stays readable for
- * what is left.  16 is several batches, or a keyframe in parts.
- */
-#define SUB_DISPATCH_READS	16
-
 int kstat_sub_dispatch(struct kstat_sub *sub)
 {
 	int err, reads = 0;
@@ -833,7 +824,7 @@ int kstat_sub_dispatch(struct kstat_sub *sub)
 	sub->delivered = 0;
 	do {
 		err = sub_receive(sub);
-	} while (!err && !sub->brk && ++reads < SUB_DISPATCH_READS);
+	} while (!err && !sub->brk && ++reads < KSTAT_SUB_DISPATCH_READS);
 	if (err && err != -EAGAIN)
 		return err;
 	return sub->delivered;

@@ -20,7 +20,7 @@
 #include "summary_msg.h"
 
 #define QUEUED		40	/* one batch of one sample each */
-#define READS_MAX	16	/* SUB_DISPATCH_READS in lib/sub.c */
+#define READS_MAX	KSTAT_SUB_DISPATCH_READS
 
 static int send_to(int fd, uint32_t port, const struct msg *m)
 {
