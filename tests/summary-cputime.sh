@@ -4,10 +4,8 @@
 # a batch takes several 16 KiB parts and the boundaries fall in cputime
 # chunks.  Every sample the library applies has every online CPU, then
 # the total; the total is the sum of the rows (one reading, possible =
-# online CPUs in the guest); no CPU's time goes back (idle and iowait
-# alone, between which the kernel moves time, are logged, and their sum
-# checked instead); and batches did
-# take more than one message.
+# online CPUs in the guest); no CPU's time goes back, bar the kernel's
+# own idle readings (below); and batches did take more than one message.
 # also: SMP=8
 # timeout: 300
 source tests/lib.sh
@@ -45,7 +43,8 @@ jq -s -e --argjson f "$fields" \
 	"$TMPDIR/mon.whole" >/dev/null ||
 	t_fail "a sample's total is not the sum of its rows"
 # Every decrease between consecutive samples: "seq cpu field before
-# after", idle+iowait counted as a field of its own.
+# after two-back", idle+iowait counted as a field of its own, two-back
+# being the value two samples before (null for the second sample).
 jq -s -r --argjson f "$fields" \
 	'[.[] | {seq, cpu: [.cpu[] | . + {"idle+iowait": (.idle + .iowait)}]}] |
 	. as $s | range(1; $s | length) as $i |
@@ -53,20 +52,30 @@ jq -s -r --argjson f "$fields" \
 		($f + ["idle+iowait"])[] as $k |
 		$s[$i].cpu[$j] as $now | $s[$i - 1].cpu[$j] as $was |
 		select($now[$k] < $was[$k]) |
-		"\($s[$i].seq) \($now.cpu) \($k) \($was[$k]) \($now[$k])"' \
+		(if $i >= 2 then $s[$i - 2].cpu[$j][$k] else null end) as $two |
+		"\($s[$i].seq) \($now.cpu) \($k) \($was[$k]) \($now[$k]) \($two)"' \
 	"$TMPDIR/mon.whole" >"$TMPDIR/back"
-# idle and iowait come from the NO_HZ idle accounting, which may move
-# time from one to the other (Documentation/filesystems/proc.rst: iowait
-# "will decrease in certain conditions"; /proc/stat shows the same), so
-# each alone is logged, not failed.  Their sum, and every other field
-# (kernel_cpustat's), only grow: a decrease there is a stale row, even
-# on an idle CPU, whose only moving field is idle.
-if grep -q ' \(idle\|iowait\) ' "$TMPDIR/back"; then
-	t_log "idle or iowait alone went back (seq cpu field before after): $(grep ' \(idle\|iowait\) ' "$TMPDIR/back" | head -3 | tr '\n' ';')"
-fi
-if grep -vq ' \(idle\|iowait\) ' "$TMPDIR/back"; then
-	t_fail "a CPU's time went back between samples (seq cpu field before after): $(grep -v ' \(idle\|iowait\) ' "$TMPDIR/back" | head -3 | tr '\n' ';')"
-fi
+# Every field but idle and iowait is kernel_cpustat's and only grows: a
+# decrease there is a stale row.  Idle and iowait come from the NO_HZ
+# idle accounting, which moves time between the two (proc.rst: iowait
+# "will decrease in certain conditions"), and whose reading of a CPU
+# waking meanwhile can come out high once: the next one then looks lower
+# (/proc/stat does the same, 3 times in 6906 reads of 8 CPUs here:
+# scripts/proc-idle-back.sh).  So idle or iowait alone is logged, and so
+# is their sum going back when it is still above the sample two before
+# (one high reading, or the first pair); their sum at or below that is
+# a stale row (a row resent from two samples before is equal), and
+# fails.
+{ grep ' \(idle\|iowait\) ' "$TMPDIR/back" || true; } | head -3 | tr '\n' ';' >"$TMPDIR/alone"
+[[ ! -s $TMPDIR/alone ]] ||
+	t_log "idle or iowait alone went back (seq cpu field before after two-back): $(cat "$TMPDIR/alone")"
+awk '$3 == "idle+iowait" && ($6 == "null" || $5 > $6)' "$TMPDIR/back" >"$TMPDIR/high"
+[[ ! -s $TMPDIR/high ]] ||
+	t_log "one high idle reading of the kernel (seq cpu field before after two-back): $(head -3 "$TMPDIR/high" | tr '\n' ';')"
+awk '$3 != "idle" && $3 != "iowait" && !($3 == "idle+iowait" && ($6 == "null" || $5 > $6))' \
+	"$TMPDIR/back" >"$TMPDIR/stale"
+[[ ! -s $TMPDIR/stale ]] ||
+	t_fail "a CPU's time went back between samples (seq cpu field before after two-back): $(head -3 "$TMPDIR/stale" | tr '\n' ';')"
 st=$("$KSTAT" -j stats)
 msgs=$(jq .messages_sent <<<"$st")
 sums=$(jq .summaries_sent <<<"$st")

@@ -72,7 +72,14 @@
  *          lines of /proc/stat), from one reading.
  *   Idle and iowait follow /proc/stat: the NO_HZ idle accounting
  *   (get_cpu_idle_time_us / get_cpu_iowait_time_us) for online CPUs where
- *   it is valid, the tick-based kernel_cpustat value otherwise.
+ *   it is valid, the tick-based kernel_cpustat value otherwise.  Like
+ *   /proc/stat's, one reading of a CPU's idle (or iowait) can come out
+ *   high, and the next one then lower: the kernel reads a sleeping
+ *   CPU's idle time from another CPU without a lock, and a CPU waking
+ *   meanwhile has its idle stretch counted twice (seen on 6.1 and 6.12
+ *   alike; docs/robustness.md has the figures).
+ *   kstat reports the kernel's readings as they are; a consumer that
+ *   derives rates must not assume idle only grows.
  *
  * KSTAT_CMD_IRQ_GET
  *   do:    KSTAT_A_SEL_IRQ (required), optional KSTAT_A_SEL_FLAGS,
