@@ -74,10 +74,10 @@
  *   (get_cpu_idle_time_us / get_cpu_iowait_time_us) for online CPUs where
  *   it is valid, the tick-based kernel_cpustat value otherwise.  Like
  *   /proc/stat's, one reading of a CPU's idle (or iowait) can come out
- *   high, and the next one then lower: the kernel reads a sleeping
- *   CPU's idle time from another CPU without a lock, and a CPU waking
- *   meanwhile has its idle stretch counted twice (seen on 6.1 and 6.12
- *   alike; docs/robustness.md has the figures).
+ *   high, and the next one then lower: read from another CPU, a
+ *   sleeping CPU's idle time runs up to the reader's clock, so a CPU
+ *   that has woken but not yet accounted its wake-up counts as idle
+ *   until the reading (seen on 6.1 and 6.12; docs/robustness.md).
  *   kstat reports the kernel's readings as they are; a consumer that
  *   derives rates must not assume idle only grows.
  *
