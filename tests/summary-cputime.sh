@@ -69,11 +69,12 @@ jq -s -r --argjson f "$fields" \
 { grep ' \(idle\|iowait\) ' "$TMPDIR/back" || true; } | head -3 | tr '\n' ';' >"$TMPDIR/alone"
 [[ ! -s $TMPDIR/alone ]] ||
 	t_log "idle or iowait alone went back (seq cpu field before after two-back): $(cat "$TMPDIR/alone")"
-awk '$3 == "idle+iowait" && ($6 == "null" || $5 > $6)' "$TMPDIR/back" >"$TMPDIR/high"
+awk -v high="$TMPDIR/high" -v stale="$TMPDIR/stale" '
+	$3 == "idle" || $3 == "iowait" { next }
+	$3 == "idle+iowait" && ($6 == "null" || $5 > $6) { print > high; next }
+	{ print > stale }' "$TMPDIR/back"
 [[ ! -s $TMPDIR/high ]] ||
 	t_log "one high idle reading of the kernel (seq cpu field before after two-back): $(head -3 "$TMPDIR/high" | tr '\n' ';')"
-awk '$3 != "idle" && $3 != "iowait" && !($3 == "idle+iowait" && ($6 == "null" || $5 > $6))' \
-	"$TMPDIR/back" >"$TMPDIR/stale"
 [[ ! -s $TMPDIR/stale ]] ||
 	t_fail "a CPU's time went back between samples (seq cpu field before after two-back): $(head -3 "$TMPDIR/stale" | tr '\n' ';')"
 st=$("$KSTAT" -j stats)

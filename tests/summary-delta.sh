@@ -22,8 +22,8 @@ count_of_irq() { "$KSTAT" -j irq show "$irq" | jq '.[0].count'; }
 # The kind of the first sample after line $2 of the monitor's output
 # that shows the IRQ's count above $1: "true" (keyframe), "false"
 # (delta), or nothing while none does yet.  Only the lines since the
-# fire are read: a keyframe is 4096 IRQs, and reading them all again
-# every 0.1 s slowed the debug kernel's monitor to a sample a second.
+# fire are read: a keyframe is 4096 IRQs, not worth parsing again every
+# 0.1 s.
 first_change() {
 	tail -n "+$(($2 + 1))" "$TMPDIR/mon" | jq -s -r --argjson q "$irq" --argjson b "$1" \
 		'[.[] | select(has("irq")) |
