@@ -60,7 +60,7 @@ all: modules userspace tools examples
 
 modules: kmod irqsim
 
-tools:
+tools: userspace
 	$(MAKE) -C tests/tools
 	$(MAKE) -C bench
 
@@ -202,7 +202,7 @@ uninstall:
 # ../include/uapi).  Then: dkms add kstat/$(VERSION); dkms install ...
 dkms-install:
 	install -d $(DKMS_SRC)/kernel $(DKMS_SRC)/include/uapi/linux
-	install -m 0644 $(filter-out %.mod.c,$(wildcard kernel/*.c)) kernel/*.h \
+	install -m 0644 $(filter-out %.mod.c %.gen.h,$(wildcard kernel/*.[ch])) \
 		kernel/Kbuild kernel/Kconfig $(DKMS_SRC)/kernel/
 	install -m 0644 include/uapi/linux/kstat.h $(DKMS_SRC)/include/uapi/linux/kstat.h
 	install -m 0644 dkms/Makefile $(DKMS_SRC)/Makefile

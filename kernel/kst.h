@@ -206,11 +206,11 @@ struct kst_section {
 	void (*discard)(void *cur);
 };
 
-/* Each defined in its own file; sections.c lists them. */
-extern const struct kst_section kst_cpu_section;
-extern const struct kst_section kst_softirq_section;
-extern const struct kst_section kst_irq_section;
-extern const struct kst_section kst_arch_section;
+/*
+ * Each defined in its own file.  Kbuild generates their declarations and
+ * sections.c's table (KST_SECTIONS_TABLE) from those definitions.
+ */
+#include "sections.gen.h"
 
 extern const struct kst_section *const kst_sections[];
 extern const unsigned int kst_nr_sections;

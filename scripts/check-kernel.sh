@@ -43,7 +43,7 @@ copy_tree() {
 	local src=$OUT/src
 	mkdir -p "$src/kernel" "$src/include/uapi/linux" "$src/irqsim"
 	cp -p kernel/Kbuild kernel/*.c kernel/*.h "$src/kernel/"
-	rm -f "$src/kernel/"*.mod.c
+	rm -f "$src/kernel/"*.mod.c "$src/kernel/"*.gen.h
 	cp -p include/uapi/linux/kstat.h "$src/include/uapi/linux/"
 	cp -p tests/irqsim/Kbuild tests/irqsim/*.c kernel/compat.h "$src/irqsim/"
 	rm -f "$src/irqsim/"*.mod.c

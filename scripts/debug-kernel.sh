@@ -51,7 +51,7 @@ die() { say "$*"; exit 1; }
 kstat_sources() {
 	local f
 	for f in kernel/*.c kernel/*.h; do
-		[[ $f == *.mod.c ]] || echo "$f"
+		[[ $f == *.mod.c || $f == *.gen.h ]] || echo "$f"
 	done
 	echo kernel/Kbuild
 	echo kernel/Kconfig
