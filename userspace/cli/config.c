@@ -15,8 +15,9 @@ static const char config_usage[] =
 	"Usage: kstat config [ show ]\n"
 	"       kstat config set [ interval MS ] [ batch N ] [ keyframe N ]\n"
 	"                        [ sections SECTION[,SECTION...] ] [ percpu { on | off } ]\n"
-	"       kstat config help\n"
-	"where  SECTION := { cpu | irq | softirq | all }\n"
+	"       kstat config help\n";
+/* ... then "where  SECTION := { ... }" from the section table, then: */
+static const char config_usage_text[] =
 	"\n"
 	"The periodic summaries the kernel multicasts to subscribers (kstat\n"
 	"watch, kstat monitor): a sample every interval (at least 10 ms), one\n"
@@ -26,17 +27,6 @@ static const char config_usage[] =
 	"sample on.  JSON keys: interval_ms, batch, keyframe, sections (an\n"
 	"array of names), percpu (true/false).\n";
 
-static const struct {
-	const char *name;
-	uint32_t bit;
-} section_names[] = {
-	{ "cpu", KSTAT_SECTION_CPU },
-	{ "irq", KSTAT_SECTION_IRQ },
-	{ "softirq", KSTAT_SECTION_SOFTIRQ },
-};
-
-#define NR_SECTIONS (sizeof(section_names) / sizeof(section_names[0]))
-
 void print_sections(uint32_t sections)
 {
 	bool first = true;
@@ -44,11 +34,11 @@ void print_sections(uint32_t sections)
 
 	print_string(PRINT_FP, NULL, " sections", NULL);
 	open_json_array("sections");
-	for (i = 0; i < NR_SECTIONS; i++) {
-		if (!(sections & section_names[i].bit))
+	for (i = 0; i < CLI_NR_SECTIONS; i++) {
+		if (!(sections & cli_sections[i]->bit))
 			continue;
 		print_string(PRINT_ANY, NULL, first ? " %s" : ",%s",
-			     section_names[i].name);
+			     cli_sections[i]->name);
 		first = false;
 	}
 	close_json_array();
@@ -71,25 +61,45 @@ void print_config(const char *key, const struct kstat_config *c,
 	close_json_object();
 }
 
+/*
+ * The words of "sections": the sections that have a bit, then "all";
+ * NULL-terminated.  Returns the index of "all".
+ */
+static size_t section_words(const char **words, uint32_t *bits)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < CLI_NR_SECTIONS; i++) {
+		if (!cli_sections[i]->bit)
+			continue;
+		bits[n] = cli_sections[i]->bit;
+		words[n++] = cli_sections[i]->name;
+	}
+	bits[n] = KSTAT_SECTION_ALL;
+	words[n] = "all";
+	words[n + 1] = NULL;
+	return n;
+}
+
 /* "cpu,irq" or "all" into KSTAT_SECTION_* bits; 0 or -1. */
 static int parse_sections(const char *arg, uint32_t *out)
 {
+	const char *words[CLI_NR_SECTIONS + 2];
+	uint32_t bits[CLI_NR_SECTIONS + 1];
 	char buf[64], *tok, *save = NULL;
+	int w;
 
 	if (strlen(arg) >= sizeof(buf))
 		return -1;
 	strcpy(buf, arg);
+	section_words(words, bits);
 	*out = 0;
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		static const char *const words[] = {
-			"cpu", "irq", "softirq", "all", NULL
-		};
-		int w = word_match(words, tok);
-
+		w = word_match(words, tok);
 		if (w < 0)
 			return -1;
-		*out |= w == 3 ? KSTAT_SECTION_ALL : section_names[w].bit;
+		*out |= bits[w];
 	}
 	return *out ? 0 : -1;
 }
@@ -171,8 +181,21 @@ static int config_set(int argc, char **argv)
 
 static int config_help(int argc, char **argv)
 {
+	const char *words[CLI_NR_SECTIONS + 2];
+	uint32_t bits[CLI_NR_SECTIONS + 1];
+	size_t i;
+
 	(void)argv;
-	return show_help("config", config_usage, argc);
+	if (argc)
+		return usage_err("config", "\"help\" takes no arguments");
+	section_words(words, bits);
+	fputs(config_usage, stdout);
+	fputs("where  SECTION := {", stdout);
+	for (i = 0; words[i]; i++)
+		printf("%s %s", i ? " |" : "", words[i]);
+	fputs(" }\n", stdout);
+	fputs(config_usage_text, stdout);
+	return EXIT_OK;
 }
 
 static const struct cmd config_cmds[] = {

@@ -96,7 +96,20 @@ static const struct cmd cpu_cmds[] = {
 	{ NULL, NULL, NULL }
 };
 
-int do_cpu(int argc, char **argv)
+static int do_cpu(int argc, char **argv)
 {
 	return cmd_dispatch("cpu", cpu_cmds, argc, argv);
 }
+
+static void cpu_print_sample(const struct kstat_sample *s)
+{
+	print_cputimes("cpu", s->cpus, s->nr_cpus, NULL);
+}
+
+const struct cli_section cli_section_cpu = {
+	.name		= "cpu",
+	.func		= do_cpu,
+	.help		= "CPU time per CPU, in nanoseconds",
+	.bit		= KSTAT_SECTION_CPU,
+	.print_sample	= cpu_print_sample,
+};

@@ -7,6 +7,7 @@
 
 #include "kstat.h"
 #include "print.h"
+#include "sample.h"
 
 static const char irq_usage[] =
 	"Usage: kstat irq [ show [ IRQ ... ] [ percpu ] ]\n"
@@ -168,7 +169,37 @@ static const struct cmd irq_cmds[] = {
 	{ NULL, NULL, NULL }
 };
 
-int do_irq(int argc, char **argv)
+static int do_irq(int argc, char **argv)
 {
 	return cmd_dispatch("irq", irq_cmds, argc, argv);
 }
+
+/* The IRQs this sample carried (all, or the changed ones), arch, intr. */
+static void irq_print_sample(const struct kstat_sample *s)
+{
+	const struct kstat_irq *q;
+	struct irq_cols w;
+	size_t i;
+
+	irq_cols_json(&w);
+	open_json_array("irq");
+	for (i = 0; i < s->nr_irqs_changed; i++) {
+		q = sample_irq(s, s->irqs_changed[i]);
+		if (q)
+			print_irq(q, NULL, 0, &w);
+	}
+	close_json_array();
+	open_json_array("arch");
+	for (i = 0; i < s->nr_arch; i++)
+		print_arch(&s->arch[i]);
+	close_json_array();
+	print_intr(s->intr_sum);
+}
+
+const struct cli_section cli_section_irq = {
+	.name		= "irq",
+	.func		= do_irq,
+	.help		= "IRQ counts, chips and actions",
+	.bit		= KSTAT_SECTION_IRQ,
+	.print_sample	= irq_print_sample,
+};

@@ -45,11 +45,12 @@ static struct {
 
 static int do_help(int argc, char **argv);
 
-/* Objects: adding one is adding a line here (and its do_*() in kstat.h). */
-static const struct cmd objects[] = {
-	{ "cpu",	do_cpu,		"CPU time per CPU, in nanoseconds" },
-	{ "irq",	do_irq,		"IRQ counts, chips and actions" },
-	{ "softirq",	do_softirq,	"softirq counts per vector" },
+/*
+ * The objects that are not a counter section's: adding one is adding a
+ * line here (and its do_*() in kstat.h).  The sections' own objects come
+ * first, from cli_sections[] (see objects_init()).
+ */
+static const struct cmd commands[] = {
 	{ "stat",	do_stat,	"the cpu, intr and softirq lines of /proc/stat" },
 	{ "interrupts",	do_interrupts,	"the format of /proc/interrupts" },
 	{ "softirqs",	do_softirqs,	"the format of /proc/softirqs" },
@@ -62,6 +63,22 @@ static const struct cmd objects[] = {
 	{ "help",	do_help,	NULL },
 	{ NULL, NULL, NULL }
 };
+
+/* The sections' objects, then commands[] with its NULL end. */
+static struct cmd objects[CLI_NR_SECTIONS + ARRAY_SIZE(commands)];
+
+static void objects_init(void)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < CLI_NR_SECTIONS; i++)
+		if (cli_sections[i]->func)
+			objects[n++] = (struct cmd){ cli_sections[i]->name,
+						     cli_sections[i]->func,
+						     cli_sections[i]->help };
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		objects[n++] = commands[i];
+}
 
 static void usage(FILE *f)
 {
@@ -397,6 +414,7 @@ int main(int argc, char **argv)
 	const char *batch = NULL;
 	int ret;
 
+	objects_init();
 	ret = parse_opts(argc, argv, &batch);
 	if (ret >= 0)
 		return close_stdout(ret);

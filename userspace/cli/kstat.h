@@ -3,12 +3,14 @@
  * Declarations shared by the files of the kstat CLI.
  *
  * An object is a function do_OBJECT(argc, argv) that gets the words after
- * its name and returns the exit status; kstat.c lists the objects.
+ * its name and returns the exit status.  kstat.c lists the objects; the
+ * counter sections' objects come from their struct cli_section (below).
  */
 #ifndef KSTAT_CLI_KSTAT_H
 #define KSTAT_CLI_KSTAT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <libkstat.h>
@@ -29,10 +31,37 @@ struct kstat_opts {
 };
 extern struct kstat_opts opts;
 
-/* Objects. */
-int do_cpu(int argc, char **argv);
-int do_irq(int argc, char **argv);
-int do_softirq(int argc, char **argv);
+/*
+ * A counter section in the CLI: its object ("kstat NAME"), the bit it
+ * travels under in summaries, and its objects' printer for one sample
+ * ("kstat -j monitor").  Each is defined in the section's own file as
+ * "const struct cli_section cli_section_NAME = {"; the Makefile generates
+ * CLI_SECTIONS from those definitions (cli-sections.gen.h), in the files'
+ * order, and sections.c's table from that.  kstat.c's object table,
+ * "kstat config set sections" and monitor take the sections from the
+ * table, so a new section touches no file but its own.
+ */
+struct cli_section {
+	const char *name;	/* its object's, and in "config set sections" */
+	int (*func)(int argc, char **argv);	/* its object, or NULL */
+	const char *help;	/* the object's line in "kstat help" */
+	uint32_t bit;		/* the KSTAT_SECTION_* it travels under, or 0 */
+	/* JSON only: the sample's objects of this section, as named arrays */
+	void (*print_sample)(const struct kstat_sample *s);
+};
+
+#include "cli-sections.gen.h"
+#define CLI_SECTION_DECLARE(name) extern const struct cli_section cli_section_##name;
+CLI_SECTIONS(CLI_SECTION_DECLARE)
+#undef CLI_SECTION_DECLARE
+#define CLI_SECTION_COUNT(name) + 1
+enum { CLI_NR_SECTIONS = 0 CLI_SECTIONS(CLI_SECTION_COUNT) };
+#undef CLI_SECTION_COUNT
+
+/* The sections, in CLI_SECTIONS' order (sections.c). */
+extern const struct cli_section *const cli_sections[CLI_NR_SECTIONS];
+
+/* Objects that are not a section's. */
 int do_stat(int argc, char **argv);
 int do_interrupts(int argc, char **argv);
 int do_softirqs(int argc, char **argv);

@@ -39,40 +39,19 @@ struct monitor {
 };
 
 /*
- * The sample's objects, in JSON only (the text line summarises instead),
- * through the printers of kstat cpu, irq and softirq show.
+ * The sample's objects, in JSON only (the text line summarises instead):
+ * each section the sample carries prints its own (struct cli_section),
+ * through the printers of its "kstat NAME show".
  */
 static void print_sample_objects(const struct kstat_sample *s)
 {
-	struct softirq_cols sw;
-	struct irq_cols iw;
-	const struct kstat_irq *q;
+	const struct cli_section *sec;
 	size_t i;
 
-	if (s->sections & KSTAT_SECTION_CPU)
-		print_cputimes("cpu", s->cpus, s->nr_cpus, NULL);
-	if (s->sections & KSTAT_SECTION_SOFTIRQ) {
-		softirq_cols_json(&sw);
-		open_json_array("softirq");
-		for (i = 0; i < s->nr_softirqs; i++)
-			print_softirq(&s->softirqs[i], 0, &sw);
-		close_json_array();
-		open_json_array("arch");
-		for (i = 0; i < s->nr_arch; i++)
-			print_arch(&s->arch[i]);
-		close_json_array();
-	}
-	if (s->sections & KSTAT_SECTION_IRQ) {
-		/* the IRQs this sample carried: all, or the changed ones */
-		irq_cols_json(&iw);
-		open_json_array("irq");
-		for (i = 0; i < s->nr_irqs_changed; i++) {
-			q = sample_irq(s, s->irqs_changed[i]);
-			if (q)
-				print_irq(q, NULL, 0, &iw);
-		}
-		close_json_array();
-		print_intr(s->intr_sum);
+	for (i = 0; i < CLI_NR_SECTIONS; i++) {
+		sec = cli_sections[i];
+		if ((s->sections & sec->bit) && sec->print_sample)
+			sec->print_sample(s);
 	}
 }
 

@@ -64,7 +64,27 @@ static const struct cmd softirq_cmds[] = {
 	{ NULL, NULL, NULL }
 };
 
-int do_softirq(int argc, char **argv)
+static int do_softirq(int argc, char **argv)
 {
 	return cmd_dispatch("softirq", softirq_cmds, argc, argv);
 }
+
+static void softirq_print_sample(const struct kstat_sample *s)
+{
+	struct softirq_cols w;
+	size_t i;
+
+	softirq_cols_json(&w);
+	open_json_array("softirq");
+	for (i = 0; i < s->nr_softirqs; i++)
+		print_softirq(&s->softirqs[i], 0, &w);
+	close_json_array();
+}
+
+const struct cli_section cli_section_softirq = {
+	.name		= "softirq",
+	.func		= do_softirq,
+	.help		= "softirq counts per vector",
+	.bit		= KSTAT_SECTION_SOFTIRQ,
+	.print_sample	= softirq_print_sample,
+};

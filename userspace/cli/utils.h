@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 /* One entry of an object or command table; a NULL name ends the table. */
 struct cmd {
 	const char *name;

@@ -175,15 +175,14 @@ int kstat_parse_stats_msg(const struct nlmsghdr *nlh, struct kstat_stats *st);
  * subscriber's state, and free what they own.  The message walkers below
  * only look sections up by attribute.
  *
- * KSTAT_SECTIONS lists them, in the order the walkers look them up (the
- * IRQ sections first: their objects are the many).  Each is
- * kstat_section_<name>, defined in its own file; the list declares them,
- * numbers them (KSTAT_SEC_<name>, the index of their slots below) and
- * fills kstat_sections[].  Adding a section is adding its name here.
+ * KSTAT_SECTIONS lists them: the Makefile generates it (sections.gen.h)
+ * from the definitions, kstat_section_<name> in any lib/ .c file, in the files'
+ * order (the walkers look a section up once per run of its attribute, so
+ * the order costs nothing).  The list declares them, numbers them
+ * (KSTAT_SEC_<name>, the index of their slots below) and fills
+ * kstat_sections[].  Adding a section is defining it in its file.
  */
-#define KSTAT_SECTIONS(X)						\
-	X(irqs) X(irq) X(cpu) X(softirq) X(arch) X(intr_sum)		\
-	X(nr_irqs) X(online) X(config)
+#include "sections.gen.h"
 
 #define KSTAT_SECTION_ID(name)	KSTAT_SEC_##name,
 enum kstat_section_id {

@@ -4,8 +4,9 @@
  * sections (cpu, irq with its arch rows and intr sum, softirq, ...); the
  * library keeps one entry per section with the functions that take its
  * objects into a GET reply's list and into a subscriber's state.  The
- * walkers here know no section: a new one is a name in KSTAT_SECTIONS
- * (internal.h), which fills the table below.
+ * walkers here know no section: the table below is filled from
+ * KSTAT_SECTIONS (internal.h), which the Makefile generates from the
+ * sections' definitions.
  */
 #include <errno.h>
 #include <stdlib.h>
