@@ -17,7 +17,7 @@
 #include "libkstat.h"
 #include "internal.h"
 
-/* In KSTAT_SECTIONS' order (internal.h), indexed by KSTAT_SEC_<name>. */
+/* In KSTAT_SECTIONS' order (generated, internal.h), by KSTAT_SEC_<name>. */
 #define KSTAT_SECTION_ENTRY(name)	[KSTAT_SEC_##name] = &kstat_section_##name,
 static const struct kstat_section *const kstat_sections[] = {
 	KSTAT_SECTIONS(KSTAT_SECTION_ENTRY)
