@@ -62,10 +62,11 @@ void print_config(const char *key, const struct kstat_config *c,
 }
 
 /*
- * The words of "sections": the sections that have a bit, then "all";
- * NULL-terminated.  Returns the index of "all".
+ * The words of "sections" into @words, NULL-terminated, and their bits
+ * into @bits: the sections that have a bit, in the table's order, then
+ * "all".  Both arrays have room for every section and "all".
  */
-static size_t section_words(const char **words, uint32_t *bits)
+static void section_words(const char **words, uint32_t *bits)
 {
 	size_t i, n = 0;
 
@@ -78,7 +79,6 @@ static size_t section_words(const char **words, uint32_t *bits)
 	bits[n] = KSTAT_SECTION_ALL;
 	words[n] = "all";
 	words[n + 1] = NULL;
-	return n;
 }
 
 /* "cpu,irq" or "all" into KSTAT_SECTION_* bits; 0 or -1. */

@@ -46,7 +46,7 @@ struct cli_section {
 	int (*func)(int argc, char **argv);	/* its object, or NULL */
 	const char *help;	/* the object's line in "kstat help" */
 	uint32_t bit;		/* the KSTAT_SECTION_* it travels under, or 0 */
-	/* JSON only: the sample's objects of this section, as named arrays */
+	/* JSON only: the sample's objects of this section, under its keys */
 	void (*print_sample)(const struct kstat_sample *s);
 };
 
