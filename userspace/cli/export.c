@@ -272,7 +272,7 @@ struct exporter {
 	bool oom;			/* a sample could not be copied */
 	bool done;
 	uint64_t stale_at_ms;		/* CLOCK_MONOTONIC: no sample since */
-	bool stale;			/* ... and that time has passed */
+	bool stale;			/* ... and that time had passed */
 
 	struct body *cur;		/* the data families rendered from snap */
 	bool data_valid;
@@ -317,6 +317,12 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 	ex->stale_at_ms = now_ms() + STALE_INTERVALS * period;
 }
 
+/*
+ * Judged once a pass of the event loop, just after the dispatch read the
+ * socket empty, and used by every page rendered in that pass: a page
+ * rendered late in a long pass (many slow scrapes) must not call the
+ * kernel silent while its samples wait unread in our socket.
+ */
 static bool is_stale(const struct exporter *ex)
 {
 	return ex->snap.valid && now_ms() >= ex->stale_at_ms;
@@ -517,7 +523,7 @@ static const struct body *metrics_body(struct exporter *ex)
 {
 	const struct sample_copy *c = &ex->snap;
 	const struct kstat_sample *n = &c->s;
-	bool show = c->valid && !is_stale(ex);
+	bool show = c->valid && !ex->stale;
 	struct body *b;
 
 	if (ex->cur && ex->data_valid && ex->data_seq == n->seq &&
@@ -555,7 +561,7 @@ static void render_health(struct buf *b, const struct exporter *ex)
 
 	family(b, "kstat_exporter_up", "gauge",
 	       "1 while summary samples arrive from the kernel; 0 before the first, while the module is unloaded and after 3 intervals without one.");
-	buf_printf(b, "kstat_exporter_up %d\n", c->valid && !is_stale(ex));
+	buf_printf(b, "kstat_exporter_up %d\n", c->valid && !ex->stale);
 	family(b, "kstat_exporter_build_info", "gauge",
 	       "The exporter's version, as a label; the value is 1.");
 	buf_write(b, "kstat_exporter_build_info{version=\"", 35);
