@@ -317,12 +317,7 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 	ex->stale_at_ms = now_ms() + STALE_INTERVALS * period;
 }
 
-/*
- * Judged once a pass of the event loop, just after the dispatch read the
- * socket empty, and used by every page rendered in that pass: a page
- * rendered late in a long pass (many slow scrapes) must not call the
- * kernel silent while its samples wait unread in our socket.
- */
+/* Called by export_ready() only; pages read ex->stale (see there). */
 static bool is_stale(const struct exporter *ex)
 {
 	return ex->snap.valid && now_ms() >= ex->stale_at_ms;
@@ -1128,6 +1123,12 @@ static int export_ready(const struct pollfd *pfd, unsigned int n, void *arg)
 			       ex->meta.generation != ex->snap.s.generation) &&
 	    meta_load(&ex->meta, ex->snap.s.generation))
 		ex->data_valid = false;		/* new labels */
+	/*
+	 * Judged once a pass, just after the dispatch read the socket empty,
+	 * and used by every page rendered in this pass: a page rendered late
+	 * in a long pass (many slow scrapes) must not call the kernel silent
+	 * while its samples wait unread in our socket.
+	 */
 	stale = is_stale(ex);
 	if (stale != ex->stale)
 		ex->file_due = true;
