@@ -39,9 +39,13 @@ MODULESLOADDIR ?= $(PREFIX)/lib/modules-load.d
 DKMS_SRC   := $(DESTDIR)/usr/src/kstat-$(VERSION)
 
 TOP        := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
-# Evaluated once (a plain ?= would run the script at every use).
+# Resolved when a recipe first needs it, not when make reads this file:
+# on a fresh machine `make check` and `make run` install the kernel (deps)
+# before they build against it, and their sub-makes and scripts get the
+# kernel deps installed (tests/unit/test_make_fresh).  Kept once found,
+# so scripts/kver.sh runs once per make, not at every use.
 ifeq ($(origin KVER),undefined)
-KVER       := $(shell $(TOP)/scripts/kver.sh)
+KVER        = $(if $(KVER_FOUND),,$(eval KVER_FOUND := $$(shell $(TOP)/scripts/kver.sh)))$(KVER_FOUND)
 endif
 KDIR       ?= /lib/modules/$(KVER)/build
 KERNEL     ?= /boot/vmlinuz-$(KVER)
@@ -50,7 +54,8 @@ T          ?=
 
 export VERSION KVER KDIR KERNEL SMP T
 
-KBUILD_ARGS := -C $(KDIR) W=1
+# Recursive (=), like KDIR: expanded in the recipes, after deps.
+KBUILD_ARGS = -C $(KDIR) W=1
 
 .PHONY: bench bench-seed bench-smoke tools all modules kmod irqsim userspace unit check stress fuzz run deps install uninstall \
 	debug-kernel check-debug check-rt check-6.12 check-kernels kernel-lint \
