@@ -162,25 +162,44 @@ void print_irq_rates(const struct irq_rate *r, size_t nr, size_t max,
 
 /* ---- softirqs ---- */
 
-double softirq_rate(const struct kstat_softirq *v, const struct sample_copy *b,
-		    double secs)
+bool softirq_rate(const struct kstat_softirq *v, const struct sample_copy *b,
+		  double secs, double *rate)
 {
 	const struct kstat_softirq *then = sample_softirq(&b->s, v->vec);
 
-	return (v->count - (then ? then->count : 0)) / secs;
+	if (!then)
+		return false;	/* its section was off at the start */
+	*rate = (v->count - then->count) / secs;
+	return true;
 }
 
 void print_softirq_rates(const struct kstat_sample *s,
 			 const struct sample_copy *b, double secs)
 {
 	struct softirq_cols w;
+	double rate;
 	size_t i;
 
 	softirq_cols_rates(&w);
 	print_softirq_header(&w);
 	open_json_array("softirq");
 	for (i = 0; i < s->nr_softirqs; i++)
-		print_softirq(&s->softirqs[i],
-			      softirq_rate(&s->softirqs[i], b, secs), &w);
+		if (softirq_rate(&s->softirqs[i], b, secs, &rate))
+			print_softirq(&s->softirqs[i], rate, &w);
 	close_json_array();
+}
+
+/* ---- when a frame is due ---- */
+
+bool frame_due(uint64_t start_ns, uint64_t prev_ns, uint64_t now_ns,
+	       uint64_t want_ns)
+{
+	uint64_t elapsed, gap;
+
+	if (now_ns <= start_ns || prev_ns > now_ns)
+		return false;
+	elapsed = now_ns - start_ns;
+	gap = now_ns - (prev_ns > start_ns ? prev_ns : start_ns);
+	/* elapsed + gap / 2 > want, without the rounding of gap / 2 */
+	return 2 * elapsed + gap > 2 * want_ns;
 }

@@ -20,7 +20,26 @@
  * The baseline of a rate, the counters at the start of the current
  * interval, is a struct sample_copy (sample.h): its sample's
  * timestamp_ns is when the interval started.
+ *
+ * Unknown in the baseline, one rule for every section: an entry of the
+ * latest sample that the baseline does not hold (a CPU that came online,
+ * an IRQ allocated, a softirq vector of a section turned on again during
+ * the interval) has no rate over that interval, and its row is left out.
+ * Counting it from 0 would print its whole total as one interval's rate.
  */
+
+/*
+ * Whether the sample at @now_ns ends a frame (watch's interval, top's
+ * refresh) of @want_ns that started with the sample at @start_ns; @prev_ns
+ * is the sample before this one.  Samples keep to the kernel's grid, but
+ * one taken late shortens the gap to the next, so no fixed slack fits
+ * every interval: the frame ends at the sample nearest to its wanted end,
+ * the first one less than half a sample gap (now - prev) before it.  A
+ * frame is never more than half a gap short or long, and a sample a
+ * little late or early never costs a whole interval.
+ */
+bool frame_due(uint64_t start_ns, uint64_t prev_ns, uint64_t now_ns,
+	       uint64_t want_ns);
 
 /*
  * Percent of each CPU time field of @now since @b (the shares of the
@@ -63,10 +82,16 @@ size_t irq_rates(const struct kstat_sample *s, const struct sample_copy *b,
 void print_irq_rates(const struct irq_rate *r, size_t nr, size_t max,
 		     double secs);
 
-/* Runs per second of vector @v since @b. */
-double softirq_rate(const struct kstat_softirq *v, const struct sample_copy *b,
-		    double secs);
-/* A header line, then one row per vector (JSON: array "softirq"). */
+/*
+ * Runs per second of vector @v since @b, into *@rate: false when @b does
+ * not know the vector (see above).
+ */
+bool softirq_rate(const struct kstat_softirq *v, const struct sample_copy *b,
+		  double secs, double *rate);
+/*
+ * A header line, then one row per vector @b knows (JSON: array
+ * "softirq").
+ */
 void print_softirq_rates(const struct kstat_sample *s,
 			 const struct sample_copy *b, double secs);
 

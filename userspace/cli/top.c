@@ -64,6 +64,7 @@ struct top {
 	uint32_t generation;
 	struct irq_labels names;
 	struct sample_copy base;	/* start of the next frame */
+	uint64_t prev_ns;		/* the sample before the latest */
 	struct sample_copy then;	/* start of the frame shown */
 	struct sample_copy now;		/* the end of the frame shown */
 	bool have_frame;
@@ -86,6 +87,7 @@ static void print_softirq_line(const struct top *t, double secs)
 {
 	const struct kstat_softirq *v;
 	struct softirq_cols w;
+	double rate;
 	size_t i;
 
 	softirq_cols_line(&w);
@@ -93,7 +95,8 @@ static void print_softirq_line(const struct top *t, double secs)
 	open_json_array("softirq");
 	for (i = 0; i < t->now.s.nr_softirqs; i++) {
 		v = &t->now.s.softirqs[i];
-		print_softirq(v, softirq_rate(v, &t->then, secs), &w);
+		if (softirq_rate(v, &t->then, secs, &rate))
+			print_softirq(v, rate, &w);
 	}
 	close_json_array();
 	print_nl();
@@ -428,6 +431,7 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 {
 	struct top *t = arg;
 	struct sample_copy tmp;
+	bool due;
 
 	if (t->done)
 		return;
@@ -438,12 +442,17 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 		irq_labels_load(&t->names);
 		t->generation = s->generation;
 		sample_copy(&t->base, s);
+		t->prev_ns = s->timestamp_ns;
 		if (!t->have_frame)
 			show(t);
 		return;
 	}
-	if (s->timestamp_ns - t->base.s.timestamp_ns + 1000000 < t->delay_ns)
-		return;		/* within 1 ms of the delay is close enough */
+	/* The rule of kstat watch too (rates.h). */
+	due = frame_due(t->base.s.timestamp_ns, t->prev_ns, s->timestamp_ns,
+			t->delay_ns);
+	t->prev_ns = s->timestamp_ns;
+	if (!due)
+		return;
 	if (sample_copy(&t->now, s))
 		return;
 	/* this frame runs from base to s; the next one from s */

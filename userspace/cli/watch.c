@@ -40,6 +40,7 @@ struct watch {
 	uint32_t top;
 	bool done;
 	struct sample_copy base;
+	uint64_t prev_ns;		/* the sample before the latest */
 	uint32_t generation;		/* of the names below */
 	struct irq_labels names;
 };
@@ -48,6 +49,7 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 {
 	struct watch *w = arg;
 	double secs;
+	bool due;
 
 	/* One dispatch may deliver more than "count" needs: drop them. */
 	if (w->done)
@@ -61,15 +63,14 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 		}
 		w->generation = s->generation;
 		sample_copy(&w->base, s);
+		w->prev_ns = s->timestamp_ns;
 		return;
 	}
-	/*
-	 * Samples keep to the kernel's grid, but one taken late (its work
-	 * item ran late) shortens the gap to the next: within a tenth of
-	 * the interval is close enough, else a late joiner's first frame
-	 * could wait a whole interval more.  Rates divide by the real time.
-	 */
-	if (s->timestamp_ns - w->base.s.timestamp_ns + w->interval_ns / 10 < w->interval_ns)
+	/* The rule of kstat top too (rates.h); rates divide by the real time. */
+	due = frame_due(w->base.s.timestamp_ns, w->prev_ns, s->timestamp_ns,
+			w->interval_ns);
+	w->prev_ns = s->timestamp_ns;
+	if (!due)
 		return;
 
 	secs = (s->timestamp_ns - w->base.s.timestamp_ns) / 1e9;
