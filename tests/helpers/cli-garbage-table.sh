@@ -144,6 +144,44 @@ cli_garbage_usage() {
 	for v in '' -1 abc 4294967296; do
 		expect 2 monitor delay "$v"
 	done
+	# Intervals and delays: units (ms, s, m, h) and bare numbers alike.
+	for v in 1S 1sec '1 s' ms 1e3s 0x1s 1..2s 9ms 25h 86401s 1441m \
+		18446744073709551616ms 5124095576030431h; do
+		expect 2 watch interval "$v"
+		expect 2 top -b delay "$v"
+	done
+	for v in 1.5 0.5ms 1x 1e3 1ms5; do
+		expect 2 monitor delay "$v"
+		expect 2 config set interval "$v"
+	done
+	expect 2 monitor delay 3601s	# config's interval: the kernel judges
+	expect 2 monitor delay 2h
+	expect 2 config set interval 4294968s
+	expect 2 config set interval 4294967296ms
+	# Numbers that overflow what they go into are refused, and say so:
+	# rcvbuf is an int (3000000000 once became the default), monitor's
+	# delay times 1000 overflowed a u32 (4294967 ms).
+	for a in "monitor rcvbuf 3000000000:at most 2147483647" \
+		 "monitor rcvbuf 2147483648:at most 2147483647" \
+		 "monitor delay 4294967:at most 1h" \
+		 "monitor delay 18446744073709551616:at most 1h" \
+		 "monitor count 4294967296:at most 4294967295" \
+		 "watch count 4294967296:at most 4294967295" \
+		 "watch top 18446744073709551616:at most 4294967295" \
+		 "top -b rows 4294967296:at most 4294967295" \
+		 "top -b -n 4294967296:at most 4294967295" \
+		 "watch interval 99999999999999999999:at most 24h" \
+		 "top -d 86401:at most 24h" \
+		 "config set interval 4294967296:at most 4294967295ms" \
+		 "config set batch 4294967296:at most 4294967295" \
+		 "config set keyframe 18446744073709551616:at most 4294967295" \
+		 "cpu show 2147483648:at most 2147483647" \
+		 "irq show 4294967296:0 to 4294967295"; do
+		# shellcheck disable=SC2086  # the words of the command line
+		expect 2 ${a%%:*}
+		[[ $G_ERR == *"${a#*:}"* ]] ||
+			garbage_fail "kstat ${a%%:*}: no \"${a#*:}\" in $(_g_short "$G_ERR")"
+	done
 	expect 2 watch interval
 	expect 2 watch cpu irq
 	expect 2 watch softirq count
@@ -242,6 +280,9 @@ cli_garbage_kernel() {
 	expect 1 config set keyframe 0
 	expect 1 config set keyframe 3601
 	expect 1 config set interval 9 batch 1
+	# A unit reaches the kernel as milliseconds: it judges the range.
+	expect 1 config set interval 9ms
+	expect 1 config set interval 3601s
 	expect_batch $'config set interval 9\n'
 	expect_batch $'cpu show total\nirq show 999999\n'
 }

@@ -13,14 +13,15 @@
 
 static const char config_usage[] =
 	"Usage: kstat config [ show ]\n"
-	"       kstat config set [ interval MS ] [ batch N ] [ keyframe N ]\n"
+	"       kstat config set [ interval TIME ] [ batch N ] [ keyframe N ]\n"
 	"                        [ sections SECTION[,SECTION...] ] [ percpu { on | off } ]\n"
 	"       kstat config help\n";
 /* ... then "where  SECTION := { ... }" from the section table, then: */
 static const char config_usage_text[] =
 	"\n"
 	"The periodic summaries the kernel multicasts to subscribers (kstat\n"
-	"watch, kstat monitor): a sample every interval (at least 10 ms), one\n"
+	"watch, kstat monitor): a sample every interval (TIME in milliseconds,\n"
+	"or with a unit: 250ms, 2s, 1m; 10ms to 1h), one\n"
 	"notification every batch samples, a full sample every keyframe\n"
 	"batches; the sections a sample carries, and whether IRQs come with\n"
 	"per-CPU counts.  \"set\" needs CAP_NET_ADMIN and applies from the next\n"
@@ -122,6 +123,43 @@ static int config_show(int argc, char **argv)
 	return EXIT_OK;
 }
 
+/*
+ * The sampling interval: bare milliseconds, as the kernel takes it.  The
+ * kernel judges its range (10ms to 1h); the CLI only what fits its u32.
+ */
+static const struct duration_spec config_interval = {
+	.bare_ns = MSEC_NS, .step_ns = MSEC_NS,
+	.min_ns = 0, .max_ns = UINT32_MAX * MSEC_NS,
+};
+
+/* "interval": into @c; EXIT_USAGE after the message. */
+static int config_set_interval(const char *val, struct kstat_config *c)
+{
+	char why[EXPLAIN_LEN];
+	uint64_t ns;
+	int err = parse_duration(val, &config_interval, &ns);
+
+	if (err)
+		return usage_err("config", "bad interval \"%s\" (%s)", val,
+				 duration_explain(why, sizeof(why), err, &config_interval));
+	c->interval_ms = (uint32_t)(ns / MSEC_NS);
+	return EXIT_OK;
+}
+
+/* "batch", "keyframe": a u32 (the kernel judges the range). */
+static int config_set_u32(const char *key, const char *val, uint32_t *out)
+{
+	char why[EXPLAIN_LEN];
+	uint64_t v;
+	int err = parse_uint(val, 0, UINT32_MAX, &v);
+
+	if (err)
+		return usage_err("config", "bad %s \"%s\" (%s)", key, val,
+				 uint_explain(why, sizeof(why), err, 0, UINT32_MAX));
+	*out = (uint32_t)v;
+	return EXIT_OK;
+}
+
 static int config_set(int argc, char **argv)
 {
 	struct kstat_config c = { 0 };
@@ -138,16 +176,16 @@ static int config_set(int argc, char **argv)
 			return usage_err("config", "\"%s\" needs a value", key);
 		val = argv[a + 1];
 		if (is_prefix(key, "interval")) {
-			if (parse_u32(val, &c.interval_ms))
-				return usage_err("config", "bad interval \"%s\"", val);
+			if (config_set_interval(val, &c))
+				return EXIT_USAGE;
 			fields |= KSTAT_CONFIG_INTERVAL;
 		} else if (is_prefix(key, "batch")) {
-			if (parse_u32(val, &c.batch))
-				return usage_err("config", "bad batch \"%s\"", val);
+			if (config_set_u32("batch", val, &c.batch))
+				return EXIT_USAGE;
 			fields |= KSTAT_CONFIG_BATCH;
 		} else if (is_prefix(key, "keyframe")) {
-			if (parse_u32(val, &c.keyframe))
-				return usage_err("config", "bad keyframe \"%s\"", val);
+			if (config_set_u32("keyframe", val, &c.keyframe))
+				return EXIT_USAGE;
 			fields |= KSTAT_CONFIG_KEYFRAME;
 		} else if (is_prefix(key, "sections")) {
 			if (parse_sections(val, &c.sections))

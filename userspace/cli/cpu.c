@@ -63,19 +63,20 @@ static int cpu_show_one(struct kstat_handle *h, int cpu)
 static int cpu_show(int argc, char **argv)
 {
 	struct kstat_handle *h;
-	int cpu = CPU_ONLINE;
-	uint32_t id;
+	char why[EXPLAIN_LEN];
+	int cpu = CPU_ONLINE, err;
+	uint64_t id;
 
 	if (argc > 1)
 		return usage_err("cpu", "unexpected argument \"%s\"", argv[1]);
-	if (argc == 1) {
-		if (is_prefix(argv[0], "total"))
-			cpu = -1;
-		else if (parse_u32(argv[0], &id) || id > INT_MAX)
-			return usage_err("cpu", "invalid CPU \"%s\" (a CPU id or \"total\")",
-					 argv[0]);
-		else
-			cpu = (int)id;
+	if (argc == 1 && is_prefix(argv[0], "total")) {
+		cpu = -1;
+	} else if (argc == 1) {
+		err = parse_uint(argv[0], 0, INT_MAX, &id);
+		if (err)
+			return usage_err("cpu", "invalid CPU \"%s\" (a CPU id, %s, or \"total\")",
+					 argv[0], uint_explain(why, sizeof(why), err, 0, INT_MAX));
+		cpu = (int)id;
 	}
 
 	h = kstat_handle();

@@ -82,8 +82,8 @@ static int irq_parse_args(int argc, char **argv, struct irq_args *a)
 		}
 		s = &a->specs[a->nr_specs];
 		if (parse_u32_range(argv[i], &s->first, &s->last, &s->range))
-			return usage_err("irq", "invalid IRQ \"%s\" (a number or FIRST-LAST)",
-					 argv[i]);
+			return usage_err("irq", "invalid IRQ \"%s\" (a number or FIRST-LAST, "
+					 "each 0 to %u, FIRST <= LAST)", argv[i], UINT32_MAX);
 		a->nr_specs++;
 	}
 	/* Build a list now: too long a one is a usage error, not a kernel's. */

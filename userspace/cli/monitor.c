@@ -4,6 +4,7 @@
  * (JSON Lines with -j), and every loss.
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,7 +13,7 @@
 #include "sample.h"
 
 static const char monitor_usage[] =
-	"Usage: kstat monitor [ count N ] [ rcvbuf BYTES ] [ delay MS ]\n"
+	"Usage: kstat monitor [ count N ] [ rcvbuf BYTES ] [ delay TIME ]\n"
 	"       kstat monitor help\n"
 	"\n"
 	"One line per summary sample the kernel multicasts, until N samples\n"
@@ -31,7 +32,8 @@ static const char monitor_usage[] =
 	"false|true, \"timestamp_ns\": ...} (in text, \"family kstat gone|back\"),\n"
 	"then samples again, after a loss with reason \"reload\".\n"
 	"rcvbuf and delay are for testing overruns: a small socket buffer and\n"
-	"a pause after each read.\n";
+	"a pause after each read (TIME in milliseconds, or with a unit: 250ms,\n"
+	"2s; at most 1h).\n";
 
 struct monitor {
 	uint64_t count;		/* stop after this many samples (0: never) */
@@ -103,6 +105,46 @@ static void on_family(int present, void *arg)
 		print_family_event(present);
 }
 
+/* The words of monitor, and what each takes. */
+static const char *const monitor_words[] = { "count", "rcvbuf", "delay", NULL };
+enum { M_COUNT, M_RCVBUF, M_DELAY };
+/* SO_RCVBUF is an int. */
+static const uint64_t monitor_max[] = {
+	[M_COUNT] = UINT32_MAX, [M_RCVBUF] = INT_MAX,
+};
+/* A pause after each read, to test overruns: bare milliseconds. */
+static const struct duration_spec monitor_delay = {
+	.bare_ns = MSEC_NS, .step_ns = MSEC_NS,
+	.min_ns = 0, .max_ns = 3600 * SEC_NS,
+};
+
+/* The value of keyword @w into @m or @o; EXIT_USAGE after the message. */
+static int monitor_arg(int w, const char *val, struct monitor *m,
+		       struct sub_run_opts *o)
+{
+	char why[EXPLAIN_LEN];
+	uint64_t v;
+	int err;
+
+	if (w == M_DELAY) {
+		err = parse_duration(val, &monitor_delay, &v);
+		if (err)
+			return usage_err("monitor", "bad delay \"%s\" (%s)", val,
+					 duration_explain(why, sizeof(why), err, &monitor_delay));
+		o->delay_ms = (unsigned int)(v / MSEC_NS);
+		return EXIT_OK;
+	}
+	err = parse_uint(val, 1, monitor_max[w], &v);
+	if (err)
+		return usage_err("monitor", "bad %s \"%s\" (%s)", monitor_words[w], val,
+				 uint_explain(why, sizeof(why), err, 1, monitor_max[w]));
+	if (w == M_COUNT)
+		m->count = v;
+	else
+		o->rcvbuf = (int)v;
+	return EXIT_OK;
+}
+
 static int monitor_run(int argc, char **argv)
 {
 	static const struct kstat_sub_ops ops = {
@@ -112,27 +154,18 @@ static int monitor_run(int argc, char **argv)
 	};
 	struct monitor m = { 0 };
 	struct sub_run_opts o = { .ops = &ops, .arg = &m, .done = &m.done };
-	uint32_t v;
-	int a;
+	int a, w;
 
 	for (a = 0; a < argc; a += 2) {
-		if (a + 1 >= argc || parse_u32(argv[a + 1], &v))
-			return usage_err("monitor", "\"%s\" needs a number",
-					 argv[a]);
-		if (is_prefix(argv[a], "delay")) {
-			o.delay_ms = v;
-		} else if (is_prefix(argv[a], "count") && v) {
-			m.count = v;
-		} else if (is_prefix(argv[a], "rcvbuf") && v) {
-			o.rcvbuf = v;
-		} else if (is_prefix(argv[a], "count")) {
-			return usage_err("monitor", "bad count \"0\" (at least 1)");
-		} else if (is_prefix(argv[a], "rcvbuf")) {
-			return usage_err("monitor", "bad rcvbuf \"0\" (at least 1)");
-		} else {
+		w = word_match(monitor_words, argv[a]);
+		if (w < 0)
 			return usage_err("monitor", "unexpected argument \"%s\"",
 					 argv[a]);
-		}
+		if (a + 1 >= argc)
+			return usage_err("monitor", "\"%s\" needs a value",
+					 monitor_words[w]);
+		if (monitor_arg(w, argv[a + 1], &m, &o))
+			return EXIT_USAGE;
 	}
 	return sub_run(&o);
 }

@@ -15,6 +15,7 @@
 
 #include "irqlabels.h"
 #include "sample.h"
+#include "utils.h"
 
 /*
  * The baseline of a rate, the counters at the start of the current
@@ -40,6 +41,9 @@
  */
 bool frame_due(uint64_t start_ns, uint64_t prev_ns, uint64_t now_ns,
 	       uint64_t want_ns);
+
+/* A frame's length: watch's interval, top's delay (bare: seconds). */
+extern const struct duration_spec frame_length;
 
 /*
  * Percent of each CPU time field of @now since @b (the shares of the

@@ -83,6 +83,15 @@ static int wait_fds(const struct sub_run_opts *o, struct pollfd *pfd,
 	return -1;
 }
 
+/* Sleep @ms, a signal or not: the loop checks stop_signal after. */
+static void pause_ms(unsigned int ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000,
+			       .tv_nsec = (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
 int sub_run(const struct sub_run_opts *o)
 {
 	unsigned int n, max = 1 + (o->poll ? o->poll->max_fds : 0);
@@ -119,7 +128,7 @@ int sub_run(const struct sub_run_opts *o)
 		}
 		fflush(stdout);
 		if (o->delay_ms)	/* a deliberately slow reader */
-			usleep(o->delay_ms * 1000);
+			pause_ms(o->delay_ms);
 	}
 	sigprocmask(SIG_SETMASK, &orig, NULL);
 	free(pfd);

@@ -28,13 +28,14 @@
 #include "rates.h"
 
 static const char top_usage[] =
-	"Usage: kstat top [ -d | delay SECONDS ] [ -s | sort { rate | total |\n"
+	"Usage: kstat top [ -d | delay TIME ] [ -s | sort { rate | total |\n"
 	"                 irq | name } ] [ -c | percpu ] [ -b | batch ]\n"
 	"                 [ -n | count N ] [ rows N ]\n"
 	"       kstat top help\n"
 	"\n"
-	"A full-screen view refreshed every SECONDS (default 1; never faster\n"
-	"than the kernel's sampling interval, see kstat config): CPU time shares\n"
+	"A full-screen view refreshed every TIME: seconds, or with a unit (250ms,\n"
+	"2s, 1m), 10ms to 24h (default 1 s; never faster than the kernel's\n"
+	"sampling interval, see kstat config).  It shows CPU time shares\n"
 	"for all CPUs (percent; one row per CPU with percpu or the c key),\n"
 	"softirq runs per second, and the IRQs by rate with their totals, chip\n"
 	"and actions.  Keys: q quit; r, t, i, n sort by rate, total, IRQ number,\n"
@@ -584,8 +585,9 @@ static bool is_opt(const char *arg, const char *word, const char *shrt)
 
 static int top_parse(struct top *t, int argc, char **argv)
 {
-	uint32_t v;
-	int a;
+	char why[EXPLAIN_LEN];
+	uint64_t v;
+	int a, err;
 
 	for (a = 0; a < argc; a++) {
 		const char *w = argv[a], *val = a + 1 < argc ? argv[a + 1] : NULL;
@@ -605,15 +607,18 @@ static int top_parse(struct top *t, int argc, char **argv)
 			return usage_err("top", "\"%s\" needs a value", w);
 		a++;
 		if (is_opt(w, "delay", "-d")) {
-			if (parse_seconds(val, &t->delay_ns))
-				return usage_err("top", "bad delay \"%s\" (seconds, 0.01 to 86400)",
-						 val);
+			err = parse_duration(val, &frame_length, &t->delay_ns);
+			if (err)
+				return usage_err("top", "bad delay \"%s\" (%s)", val,
+						 duration_explain(why, sizeof(why), err, &frame_length));
 		} else if (is_opt(w, "sort", "-s")) {
 			if (parse_sort(val, &t->sort))
 				return usage_err("top", "bad sort key \"%s\" (rate, total, irq, name)",
 						 val);
-		} else if (parse_u32(val, &v) || !v) {
-			return usage_err("top", "bad %s \"%s\"", w, val);
+		} else if ((err = parse_uint(val, 1, UINT32_MAX, &v))) {
+			return usage_err("top", "bad %s \"%s\" (%s)",
+					 is_opt(w, "count", "-n") ? "count" : "rows", val,
+					 uint_explain(why, sizeof(why), err, 1, UINT32_MAX));
 		} else if (is_opt(w, "count", "-n")) {
 			t->count = v;
 		} else {

@@ -149,23 +149,173 @@ const char *col_fmt(char buf[COL_FMT_LEN], const char *lead, int width,
 	return buf;
 }
 
-/*
- * Seconds as plain decimal ("2", "0.5"): strtod alone would also take
- * " 1", "+1", "1e1" and "0x1", which no other number of the CLI takes.
- */
-int parse_seconds(const char *s, uint64_t *ns)
+int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
-	size_t digits = strspn(s, "0123456789");
+	unsigned long long v;
 	char *end;
-	double v;
 
-	if (s[digits] == '.')
-		digits += 1 + strspn(s + digits + 1, "0123456789");
-	if (s[digits] || !strpbrk(s, "0123456789"))
-		return -1;
-	v = strtod(s, &end);
-	if (*end || !(v >= 0.01 && v <= 86400))
-		return -1;
-	*ns = (uint64_t)(v * 1e9);
+	/* strtoull() would accept blanks, a sign and wrap "-1": refuse. */
+	if (*s < '0' || *s > '9')
+		return PARSE_SYNTAX;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end)
+		return PARSE_SYNTAX;
+	if (errno == ERANGE || v > max)
+		return PARSE_TOO_LARGE;
+	if (v < min)
+		return PARSE_TOO_SMALL;
+	*out = v;
 	return 0;
+}
+
+const char *uint_explain(char *buf, size_t len, int err, uint64_t min,
+			 uint64_t max)
+{
+	if (err == PARSE_TOO_SMALL)
+		snprintf(buf, len, "at least %llu", (unsigned long long)min);
+	else if (err == PARSE_TOO_LARGE)
+		snprintf(buf, len, "at most %llu", (unsigned long long)max);
+	else
+		snprintf(buf, len, "a whole number, %llu to %llu",
+			 (unsigned long long)min, (unsigned long long)max);
+	return buf;
+}
+
+static const struct {
+	const char *name;
+	uint64_t ns;
+} duration_units[] = {	/* largest first, for format_duration() */
+	{ "h", 3600 * SEC_NS }, { "m", 60 * SEC_NS },
+	{ "s", SEC_NS }, { "ms", MSEC_NS },
+};
+
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* *@v = *@v * 10 + @digit; false on overflow. */
+static bool push_digit(uint64_t *v, unsigned int digit)
+{
+	return !__builtin_mul_overflow(*v, 10, v) &&
+	       !__builtin_add_overflow(*v, digit, v);
+}
+
+/*
+ * "12.50" into 125 and 10 (@mant / @scale is the number; trailing zeros
+ * of the fraction do not count, so that "1.000000000000000000000" is 1).
+ * The end of the number in *@end.  0, PARSE_SYNTAX (no digit) or
+ * PARSE_TOO_LARGE (too many digits).
+ */
+static int parse_decimal(const char *s, uint64_t *mant, uint64_t *scale,
+			 const char **end)
+{
+	uint64_t m = 0, sc = 1;
+	unsigned int zeros = 0;	/* fraction zeros not applied yet */
+	bool frac = false, digit = false, over = false;
+
+	for (; *s; s++) {
+		if (*s == '.' && !frac) {
+			frac = true;
+			continue;
+		}
+		if (*s < '0' || *s > '9')
+			break;
+		digit = true;
+		if (frac && *s == '0') {
+			zeros++;
+			continue;
+		}
+		for (; zeros; zeros--)
+			over |= !push_digit(&m, 0) || !push_digit(&sc, 0);
+		over |= !push_digit(&m, (unsigned int)(*s - '0')) ||
+			(frac && !push_digit(&sc, 0));
+	}
+	*mant = m;
+	*scale = sc;
+	*end = s;
+	return !digit ? PARSE_SYNTAX : over ? PARSE_TOO_LARGE : 0;
+}
+
+int parse_duration(const char *s, const struct duration_spec *d, uint64_t *ns)
+{
+	uint64_t mant, scale, unit = d->bare_ns, g, v;
+	const char *rest;
+	size_t i;
+	int err = parse_decimal(s, &mant, &scale, &rest);
+
+	if (err == PARSE_SYNTAX)
+		return err;
+	if (*rest) {
+		for (i = 0; i < ARRAY_SIZE(duration_units); i++)
+			if (!strcmp(rest, duration_units[i].name))
+				break;
+		if (i == ARRAY_SIZE(duration_units))
+			return PARSE_SYNTAX;
+		unit = duration_units[i].ns;
+	}
+	if (err)
+		return err;
+	/* mant * unit / scale, exactly: scale's factors out of unit first */
+	g = gcd_u64(unit, scale);
+	unit /= g;
+	scale /= g;
+	if (mant % scale)
+		return PARSE_TOO_FINE;	/* finer than a nanosecond */
+	if (__builtin_mul_overflow(mant / scale, unit, &v) || v > d->max_ns)
+		return PARSE_TOO_LARGE;
+	if (v < d->min_ns)
+		return PARSE_TOO_SMALL;
+	if (v % d->step_ns)
+		return PARSE_TOO_FINE;
+	*ns = v;
+	return 0;
+}
+
+const char *format_duration(char *buf, size_t len, uint64_t ns)
+{
+	size_t i;
+
+	if (!ns) {
+		snprintf(buf, len, "0");
+		return buf;
+	}
+	for (i = 0; i < ARRAY_SIZE(duration_units); i++)
+		if (ns % duration_units[i].ns == 0)
+			break;
+	if (i == ARRAY_SIZE(duration_units))
+		snprintf(buf, len, "%lluns", (unsigned long long)ns);
+	else
+		snprintf(buf, len, "%llu%s",
+			 (unsigned long long)(ns / duration_units[i].ns),
+			 duration_units[i].name);
+	return buf;
+}
+
+const char *duration_explain(char *buf, size_t len, int err,
+			     const struct duration_spec *d)
+{
+	char lo[32], hi[32];
+
+	format_duration(lo, sizeof(lo), d->min_ns);
+	format_duration(hi, sizeof(hi), d->max_ns);
+	if (err == PARSE_TOO_SMALL)
+		snprintf(buf, len, "at least %s", lo);
+	else if (err == PARSE_TOO_LARGE)
+		snprintf(buf, len, "at most %s", hi);
+	else if (err == PARSE_TOO_FINE)
+		snprintf(buf, len, "a whole number of %s",
+			 d->step_ns == MSEC_NS ? "milliseconds" : "nanoseconds");
+	else
+		snprintf(buf, len, "%s, or a number and a unit: 250ms, 2s, 1m, 1h; %s to %s",
+			 d->bare_ns == SEC_NS ? "seconds" : "milliseconds",
+			 lo, hi);
+	return buf;
 }

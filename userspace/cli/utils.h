@@ -76,10 +76,58 @@ unsigned int u64_width(uint64_t v);
 const char *col_fmt(char buf[COL_FMT_LEN], const char *lead, int width,
 		    const char *conv);
 
+/* Why a number was refused (parse_uint(), parse_duration()). */
+enum parse_err {
+	PARSE_SYNTAX = -1,	/* not a number of this kind */
+	PARSE_TOO_SMALL = -2,	/* below its minimum */
+	PARSE_TOO_LARGE = -3,	/* above its maximum, overflow included */
+	PARSE_TOO_FINE = -4,	/* not a whole number of its steps */
+};
+
 /*
- * Seconds as plain decimal, 0.01 to 86400, into @ns; -1 if @s is not
- * one (watch's interval, top's delay).
+ * A whole number from @min to @max, digits only (as parse_u32): 0 or a
+ * PARSE_* error.
  */
-int parse_seconds(const char *s, uint64_t *ns);
+int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/*
+ * What @err of parse_uint() asks for, for "kstat: bad WHAT "S" (...)":
+ * "at least 1", "at most 2147483647", "a whole number, 1 to N".
+ * Returns @buf.
+ */
+const char *uint_explain(char *buf, size_t len, int err, uint64_t min,
+			 uint64_t max);
+
+/*
+ * An interval or a delay: the one parser of every one the CLI takes.  A
+ * decimal number ("2", "0.5", ".25") and a unit: "ms", "s", "m" or "h";
+ * without one, the command's own, what a bare number always meant there
+ * (seconds for watch's interval and top's delay, milliseconds for
+ * config's interval and monitor's delay).  Exact: no binary rounding.
+ */
+struct duration_spec {
+	uint64_t bare_ns;	/* the unit of a bare number */
+	uint64_t step_ns;	/* the result is a whole number of these */
+	uint64_t min_ns, max_ns;
+};
+
+#define MSEC_NS	1000000ULL	/* a millisecond, in ns */
+#define SEC_NS		1000000000ULL	/* a second, in ns */
+
+/* @s into *@ns: 0 or a PARSE_* error. */
+int parse_duration(const char *s, const struct duration_spec *d, uint64_t *ns);
+
+/*
+ * What @err of parse_duration() asks for, for "kstat: bad WHAT "S"
+ * (...)": "at most 1h", "a whole number of milliseconds", ...  Returns
+ * @buf.
+ */
+const char *duration_explain(char *buf, size_t len, int err,
+			     const struct duration_spec *d);
+
+/* @ns in the largest unit that holds it exactly: "250ms", "2s", "24h". */
+const char *format_duration(char *buf, size_t len, uint64_t ns);
+
+#define EXPLAIN_LEN 128
 
 #endif /* KSTAT_CLI_UTILS_H */

@@ -14,12 +14,13 @@
 #include "rates.h"
 
 static const char watch_usage[] =
-	"Usage: kstat watch [ cpu | irq | softirq ] [ interval SECONDS ]\n"
+	"Usage: kstat watch [ cpu | irq | softirq ] [ interval TIME ]\n"
 	"                   [ count N ] [ top N ]\n"
 	"       kstat watch help\n"
 	"\n"
-	"Rates over each interval (default 1 s; never shorter than the kernel's\n"
-	"sampling interval, see kstat config): cpu prints the share of each\n"
+	"Rates over each interval: TIME in seconds, or with a unit (250ms, 2s,\n"
+	"1m), 10ms to 24h (default 1 s; never shorter than the kernel's\n"
+	"sampling interval, see kstat config).  cpu prints the share of each\n"
 	"CPU time field per CPU and for all CPUs (percent: JSON keys user_pct,\n"
 	"nice_pct, ...), irq the top N IRQs\n"
 	"by interrupts per second (default 10) with their chip and actions,\n"
@@ -127,10 +128,23 @@ static const char *const watch_words[] = {
 };
 enum { W_INTERVAL = 3, W_COUNT, W_TOP, W_HELP };
 
+/* A count or a row limit: 1 to 2^32 - 1. */
+static int watch_number(const char *what, const char *s, uint64_t *out)
+{
+	char why[EXPLAIN_LEN];
+	int err = parse_uint(s, 1, UINT32_MAX, out);
+
+	if (!err)
+		return EXIT_OK;
+	return usage_err("watch", "bad %s \"%s\" (%s)", what, s,
+			 uint_explain(why, sizeof(why), err, 1, UINT32_MAX));
+}
+
 static int watch_parse(struct watch *w, int argc, char **argv)
 {
-	uint32_t v;
-	int a = 0, m;
+	char why[EXPLAIN_LEN];
+	uint64_t v;
+	int a = 0, m, err;
 
 	if (a < argc) {
 		m = word_match(watch_words, argv[a]);
@@ -146,17 +160,16 @@ static int watch_parse(struct watch *w, int argc, char **argv)
 		if (a + 1 >= argc)
 			return usage_err("watch", "\"%s\" needs a value", argv[a]);
 		if (m == W_INTERVAL) {
-			if (parse_seconds(argv[a + 1], &w->interval_ns))
-				return usage_err("watch", "bad interval \"%s\" (seconds, 0.01 to 86400)",
-						 argv[a + 1]);
+			err = parse_duration(argv[a + 1], &frame_length, &w->interval_ns);
+			if (err)
+				return usage_err("watch", "bad interval \"%s\" (%s)", argv[a + 1],
+						 duration_explain(why, sizeof(why), err, &frame_length));
+		} else if (watch_number(watch_words[m], argv[a + 1], &v)) {
+			return EXIT_USAGE;
 		} else if (m == W_COUNT) {
-			if (parse_u32(argv[a + 1], &v) || !v)
-				return usage_err("watch", "bad count \"%s\"", argv[a + 1]);
 			w->count = v;
 		} else {
-			if (parse_u32(argv[a + 1], &v) || !v)
-				return usage_err("watch", "bad top \"%s\"", argv[a + 1]);
-			w->top = v;
+			w->top = (uint32_t)v;
 		}
 	}
 	return EXIT_OK;
