@@ -14,6 +14,7 @@
 #include <curses.h>
 #include <inttypes.h>
 #include <libsmartcols.h>
+#include <locale.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -528,7 +529,8 @@ static int top_ready(const struct pollfd *pfd, unsigned int n, void *arg)
 		case 'i': t->sort = IRQ_SORT_IRQ; rerender = true; break;
 		case 'n': t->sort = IRQ_SORT_NAME; rerender = true; break;
 		case 'c': t->percpu = !t->percpu; rerender = true; break;
-		case KEY_RESIZE: redraw = true; break;
+		/* the tables fit the new width now, not at the next sample */
+		case KEY_RESIZE: rerender = true; break;
 		case KEY_DOWN: case 'j': t->scroll++; redraw = true; break;
 		case KEY_UP: case 'k':
 			if (t->scroll)
@@ -632,6 +634,68 @@ static int top_parse(struct top *t, int argc, char **argv)
 	return EXIT_OK;
 }
 
+/*
+ * What goes to stderr while the screen is up (our errors, the library's)
+ * would be written on the alternate screen and vanish with it at
+ * endwin(): it is held in a temporary file and printed after.
+ */
+struct held_stderr {
+	FILE *f;	/* NULL: not held */
+	int saved;	/* the real stderr */
+};
+
+static void stderr_hold(struct held_stderr *h)
+{
+	fflush(stderr);
+	h->f = tmpfile();
+	h->saved = h->f ? dup(STDERR_FILENO) : -1;
+	if (h->saved < 0 || dup2(fileno(h->f), STDERR_FILENO) < 0) {
+		if (h->saved >= 0)
+			close(h->saved);
+		if (h->f)
+			fclose(h->f);
+		h->f = NULL;	/* then it goes on the screen, as before */
+	}
+}
+
+static void stderr_release(struct held_stderr *h)
+{
+	char buf[4096];
+	size_t n;
+
+	if (!h->f)
+		return;
+	fflush(stderr);
+	dup2(h->saved, STDERR_FILENO);
+	close(h->saved);
+	rewind(h->f);
+	while ((n = fread(buf, 1, sizeof(buf), h->f)) > 0)
+		fwrite(buf, 1, n, stderr);
+	fclose(h->f);
+	h->f = NULL;
+}
+
+/*
+ * The screen: the user's locale for ncursesw and libsmartcols, so that
+ * non-ASCII action names show as characters, not as M- escapes; numbers
+ * keep the C locale's point, as in batch frames and watch.
+ */
+static bool screen_start(struct top *t)
+{
+	setlocale(LC_ALL, "");
+	setlocale(LC_NUMERIC, "C");
+	if (!initscr())
+		return false;
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	curs_set(0);
+	t->curses = true;
+	return true;
+}
+
 static void top_free(struct top *t)
 {
 	irq_labels_free(&t->names);
@@ -654,6 +718,7 @@ int do_top(int argc, char **argv)
 	};
 	struct top t = { .delay_ns = 1000000000ULL, .sort = IRQ_SORT_RATE };
 	struct sub_run_opts o = { .ops = &ops, .arg = &t, .done = &t.done };
+	struct held_stderr err = { 0 };
 	int ret;
 
 	if (argc && is_prefix(argv[0], "help"))
@@ -665,23 +730,20 @@ int do_top(int argc, char **argv)
 	if (!kstat_handle())
 		return EXIT_FAIL;
 	if (!t.batch) {
-		if (!initscr()) {
+		if (!screen_start(&t)) {
 			kstat_err("cannot initialise the terminal");
 			return EXIT_FAIL;
 		}
-		cbreak();
-		noecho();
-		nonl();
-		keypad(stdscr, TRUE);
-		nodelay(stdscr, TRUE);
-		curs_set(0);
-		t.curses = true;
+		stderr_hold(&err);
 		o.poll = &keys;
 		show(&t);
 	}
 	ret = sub_run(&o);
-	if (t.curses)
+	if (t.curses) {
 		endwin();
+		stderr_release(&err);
+		setlocale(LC_ALL, "C");	/* what the next batch line expects */
+	}
 	top_free(&t);
 	return ret;
 }
