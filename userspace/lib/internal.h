@@ -119,6 +119,9 @@ int kstat_filter_take(struct kstat_handle *h, const struct kstat_filter *f,
 struct kstat_handle *kstat_handle_alloc_offline(void);
 /* 0 if the module's family @version is this library's, else -EPROTO. */
 int kstat_version_check(struct kstat_handle *h, unsigned int version);
+/* The same, with the refusal (what to install) in @buf; @who: the module. */
+int kstat_version_text(const char *who, unsigned int version, char *buf,
+		       size_t len);
 
 /* The text kstat_last_error(h) returns from now on. */
 void kstat_set_error(struct kstat_handle *h, const char *fmt, ...)
@@ -369,5 +372,16 @@ int kstat_sub_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh);
  * another NETLINK_USERSOCK socket.  Its port in *port.
  */
 int kstat_sub_connect(struct kstat_sub *sub, int protocol, uint32_t *port);
+/*
+ * Where such a subscription sends its requests (SUBSCRIBE, nlctrl's
+ * GETFAMILY): the port of the test's socket that plays the kernel.
+ */
+void kstat_sub_set_peer(struct kstat_sub *sub, uint32_t port);
+/*
+ * A summary part's buffer in the kernel, skb overhead included (the
+ * kernel sizes parts so: docs/protocol.md, "Summaries"), which is what
+ * the subscriber's receive buffer accounts.
+ */
+#define KSTAT_PART_TRUESIZE	(16 * 1024)
 
 #endif

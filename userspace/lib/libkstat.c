@@ -100,17 +100,35 @@ int kstat_set_socket_options(struct nl_sock *sk)
 }
 
 /*
- * The family's version is its wire format's.  A module of another
- * version sends attributes this library skips, so numbers would go
- * missing without a word: refuse it, saying what to do.
+ * The family's version is its wire format's, and it changes only when a
+ * message would no longer mean what it meant (docs/protocol.md, "Wire
+ * format versions"): a module that only added attributes keeps it, and
+ * the parsers skip what they do not know.  A module of another version
+ * would have numbers go missing without a word: refuse it, saying what
+ * to install.  @who names the module in the text.
  */
-int kstat_version_check(struct kstat_handle *h, unsigned int version)
+int kstat_version_text(const char *who, unsigned int version, char *buf,
+		       size_t len)
 {
 	if (version == KSTAT_FAMILY_VERSION)
 		return 0;
-	kstat_set_error(h, "the kstat module speaks protocol version %u, this libkstat version %u: install the module and the library of one kstat release",
-			version, KSTAT_FAMILY_VERSION);
+	snprintf(buf, len, "%s speaks protocol version %u, this libkstat version %u: %s",
+		 who, version, KSTAT_FAMILY_VERSION,
+		 version > KSTAT_FAMILY_VERSION ?
+		 "install the libkstat and kstat tools of the module's release (or load the module of this release)" :
+		 "install the kstat module of this libkstat's release");
 	return -EPROTO;
+}
+
+int kstat_version_check(struct kstat_handle *h, unsigned int version)
+{
+	char text[256];
+	int err = kstat_version_text("the kstat module", version, text,
+				     sizeof(text));
+
+	if (err)
+		kstat_set_error(h, "%s", text);
+	return err;
 }
 
 static int kstat_resolve_family(struct kstat_handle *h)
