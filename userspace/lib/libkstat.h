@@ -384,7 +384,8 @@ struct kstat_sub;
 /*
  * Join the summary group (and nlctrl's "notify") and send SUBSCRIBE,
  * which starts the kernel's producer.  @rcvbuf: the socket receive buffer
- * in bytes, 0 for KSTAT_SUB_RCVBUF_DEFAULT.
+ * in bytes, kept; 0 for KSTAT_SUB_RCVBUF_DEFAULT, grown when the
+ * stream's bursts need more (see ops->warning).
  *
  * It does not wait for the kernel's answer: the snapshot (or an error) is
  * read by kstat_sub_dispatch(), so the fd is readable at once and an

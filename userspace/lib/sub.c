@@ -50,6 +50,7 @@ struct kstat_sub {
 	uint64_t lost;
 	int rcvbuf;			/* granted, see sub_set_rcvbuf() */
 	int rcvbuf_forced;		/* ... with SO_RCVBUFFORCE */
+	int rcvbuf_fixed;		/* the program chose its size: kept */
 	int64_t rcvbuf_need;		/* for the largest burst seen */
 	int rcvbuf_warned;		/* that the need is not met, once */
 	char errmsg[256];
@@ -913,16 +914,19 @@ static void sub_warn(struct kstat_sub *sub, const char *msg)
 /*
  * A batch of @parts messages comes at once (a keyframe above all, and
  * the snapshot that answers SUBSCRIBE): the socket must hold it while
- * the reader wakes up.  The kernel accounts each part's whole buffer,
- * KSTAT_PART_TRUESIZE, against twice the requested size; asking for
- * parts * KSTAT_PART_TRUESIZE leaves room for two such bursts (a
- * snapshot and a multicast keyframe, or a keyframe and what follows it
- * before the reader is done).  Grow the buffer to that; when the
- * system does not allow it, say so once, with what to grant.
+ * the reader wakes up.  The kernel accounts each full part's buffer,
+ * KSTAT_PART_TRUESIZE, against twice the requested size, and queues a
+ * message while what is queued does not exceed that: an empty queue
+ * takes one part whatever its size, the other parts - 1 need room.
+ * Asking for (parts - 1) * KSTAT_PART_TRUESIZE leaves room for two such
+ * bursts (a snapshot and a multicast keyframe, or a keyframe and what
+ * follows it before the reader is done).  Grow the buffer to that,
+ * unless the program chose its size; when it is not granted, say so
+ * once, with what to grant.
  */
 static void sub_burst(struct kstat_sub *sub, uint32_t parts)
 {
-	int64_t need = (int64_t)parts * KSTAT_PART_TRUESIZE;
+	int64_t need = ((int64_t)parts - 1) * KSTAT_PART_TRUESIZE;
 	char msg[320];
 
 	if (need > INT32_MAX)
@@ -932,11 +936,14 @@ static void sub_burst(struct kstat_sub *sub, uint32_t parts)
 	sub->rcvbuf_need = need;
 	if (!sub->sk || need <= sub->rcvbuf)
 		return;
-	sub_set_rcvbuf(sub, (int)need);
+	if (!sub->rcvbuf_fixed)
+		sub_set_rcvbuf(sub, (int)need);
 	if (sub->rcvbuf >= need || sub->rcvbuf_warned)
 		return;
 	sub->rcvbuf_warned = 1;
 	snprintf(msg, sizeof(msg),
+		 sub->rcvbuf_fixed ?
+		 "the summaries come in bursts of %u messages of %d KiB; the receive buffer holds %d bytes, as asked for, and needs %" PRId64 ": ask for %" PRId64 " or more, or 0 for the library's choice (until then, keyframes may be lost)" :
 		 "the summaries come in bursts of %u messages of %d KiB; the receive buffer holds %d bytes and needs %" PRId64 ": raise net.core.rmem_max to %" PRId64 " or more, or grant CAP_NET_ADMIN (until then, keyframes may be lost)",
 		 parts, KSTAT_PART_TRUESIZE / 1024, sub->rcvbuf, need, need);
 	sub_warn(sub, msg);
@@ -1004,6 +1011,7 @@ static int sub_open(struct kstat_handle *h, const struct kstat_sub_ops *ops,
 	(void)setsockopt(nl_socket_get_fd(sub->sk), SOL_NETLINK,
 			 NETLINK_BROADCAST_ERROR, &one, sizeof(one));
 	err = sub_set_rcvbuf(sub, rcvbuf > 0 ? rcvbuf : KSTAT_SUB_RCVBUF_DEFAULT);
+	sub->rcvbuf_fixed = rcvbuf > 0;
 	if (err) {
 		snprintf(sub->errmsg, sizeof(sub->errmsg),
 			 "cannot set the receive buffer: %s", strerror(-err));

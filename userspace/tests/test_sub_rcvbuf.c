@@ -59,15 +59,16 @@ static void test_warning(void)
 	if (err)
 		goto out;
 	before = kstat_sub_rcvbuf(sub);
-	feed_parts(sub, 10, 2);
+	feed_parts(sub, 10, 1);
+	feed_parts(sub, 11, 2);
 	CHECK(warnings == 0 && kstat_sub_rcvbuf(sub) == before,
-	      "bursts of 2 parts fit %d bytes: no warning, no change", before);
+	      "bursts of 1 and 2 parts fit %d bytes: no warning, no change", before);
 
-	/* 20 parts: granted (CAP_NET_ADMIN, or a high rmem_max), or said */
-	feed_parts(sub, 20, 20);
+	/* 21 parts: granted (CAP_NET_ADMIN, or a high rmem_max), or said */
+	feed_parts(sub, 20, 21);
 	CHECK((kstat_sub_rcvbuf(sub) >= 20 * 16384 && warnings == 0) ||
 	      (warnings == 1 && strstr(warned, "327680")),
-	      "bursts of 20 parts: the buffer grew to %d, or a warning: \"%s\"",
+	      "bursts of 21 parts: the buffer grew to %d, or a warning: \"%s\"",
 	      kstat_sub_rcvbuf(sub), warnings ? warned : "");
 
 	/* more than any socket may hold: said, once in all */
@@ -170,7 +171,7 @@ static void test_unprivileged(void)
 		goto out;
 	warnings = 0;
 	feed_parts(sub, 10, parts);
-	snprintf(need, sizeof(need), "%u", parts * 16384);
+	snprintf(need, sizeof(need), "%u", (parts - 1) * 16384);
 	CHECK(kstat_sub_rcvbuf(sub) == max && warnings == 1 && strstr(warned, need),
 	      "bursts of %u parts: grown to rmem_max (%d), and said: \"%s\"",
 	      parts, kstat_sub_rcvbuf(sub), warned);
