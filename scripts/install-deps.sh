@@ -21,6 +21,7 @@ set -euo pipefail
 
 PACKAGES=(
 	gcc make libc6-dev		# userspace build
+	gcc-multilib			# libkstat compiled for -m32 and -mx32 (make unit)
 	linux-image-amd64		# the kernel the test guest boots
 	linux-headers-amd64		# ... and its headers, for kstat.ko
 	linux-image-rt-amd64		# make check-rt: 6.1 PREEMPT_RT

@@ -144,6 +144,7 @@ const char *lost_reason(enum kstat_lost_reason why)
 	case KSTAT_LOST_OVERRUN:	return "overrun";
 	case KSTAT_LOST_PARTIAL:	return "partial";
 	case KSTAT_LOST_RELOAD:		return "reload";
+	case KSTAT_LOST_VERSION:	return "version";
 	}
 	return "unknown";
 }

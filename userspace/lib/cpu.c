@@ -43,7 +43,7 @@ int kstat_cputime_size_check(struct kstat_handle *h, size_t size)
 {
 	if (size >= KSTAT_CPUTIME_SIZE_1_0 && size % sizeof(uint64_t) == 0)
 		return 0;
-	kstat_set_error(h, "a struct kstat_cputime of %zu bytes is invalid: pass sizeof(struct kstat_cputime) (at least %d bytes, a multiple of 8)",
+	kstat_set_error(h, "a struct kstat_cputime of %zu bytes is invalid: pass sizeof(struct kstat_cputime) (at least %zu bytes, a multiple of 8)",
 			size, KSTAT_CPUTIME_SIZE_1_0);
 	return -EINVAL;
 }

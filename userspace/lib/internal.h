@@ -14,14 +14,56 @@
  */
 void kstat_cpu_list_clear(struct kstat_cpu_list *l);
 /*
- * The sizes of the structs passed with their size in libkstat 1.0: a
- * caller's may be larger (newer) but never smaller than these.  Frozen:
- * when a struct grows, these stay.
+ * The structs passed with their size, as libkstat 1.0 defined them: a
+ * caller's may be larger (newer) but never smaller than these.  Frozen
+ * as copies, not as numbers: their sizes are the 1.0 sizes on every ABI
+ * (64 bytes for a filter on x86-64, 48 on i386 and x32), and libkstat.c
+ * checks that the live structs still begin with these layouts.  When a
+ * struct grows, its copy here stays.
  */
-#define KSTAT_CONFIG_SIZE_1_0	20
-#define KSTAT_STATS_SIZE_1_0	96
-#define KSTAT_FILTER_SIZE_1_0	64
-#define KSTAT_CPUTIME_SIZE_1_0	88
+struct kstat_config_1_0 {
+	uint32_t interval_ms;
+	uint32_t batch;
+	uint32_t keyframe;
+	uint32_t sections;
+	int percpu;
+};
+
+struct kstat_stats_1_0 {
+	uint64_t samples_taken;
+	uint64_t summaries_sent;
+	uint64_t messages_sent;
+	uint64_t delivery_failures;
+	uint64_t alloc_failures;
+	uint64_t build_ns_last;
+	uint64_t build_ns_max;
+	uint64_t build_ns_total;
+	uint64_t keyframe_bytes;
+	uint64_t delta_bytes;
+	uint32_t generation;
+	int listening;
+	int running;
+};
+
+struct kstat_filter_1_0 {
+	size_t size;
+	uint32_t flags;
+	const uint32_t *irqs;
+	size_t nr_irqs;
+	int64_t irq_first, irq_last;
+	int64_t cpu_first, cpu_last;
+};
+
+struct kstat_cputime_1_0 {
+	int cpu;
+	uint32_t nr_ns;
+	uint64_t ns[10];		/* USER .. GUEST_NICE */
+};
+
+#define KSTAT_CONFIG_SIZE_1_0	sizeof(struct kstat_config_1_0)
+#define KSTAT_STATS_SIZE_1_0	sizeof(struct kstat_stats_1_0)
+#define KSTAT_FILTER_SIZE_1_0	sizeof(struct kstat_filter_1_0)
+#define KSTAT_CPUTIME_SIZE_1_0	sizeof(struct kstat_cputime_1_0)
 
 /*
  * Structs passed with their size (the caller's sizeof, see the macros in
@@ -77,6 +119,9 @@ int kstat_filter_take(struct kstat_handle *h, const struct kstat_filter *f,
 struct kstat_handle *kstat_handle_alloc_offline(void);
 /* 0 if the module's family @version is this library's, else -EPROTO. */
 int kstat_version_check(struct kstat_handle *h, unsigned int version);
+/* The same, with the refusal (what to install) in @buf; @who: the module. */
+int kstat_version_text(const char *who, unsigned int version, char *buf,
+		       size_t len);
 
 /* The text kstat_last_error(h) returns from now on. */
 void kstat_set_error(struct kstat_handle *h, const char *fmt, ...)
@@ -327,5 +372,16 @@ int kstat_sub_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh);
  * another NETLINK_USERSOCK socket.  Its port in *port.
  */
 int kstat_sub_connect(struct kstat_sub *sub, int protocol, uint32_t *port);
+/*
+ * Where such a subscription sends its requests (SUBSCRIBE, nlctrl's
+ * GETFAMILY): the port of the test's socket that plays the kernel.
+ */
+void kstat_sub_set_peer(struct kstat_sub *sub, uint32_t port);
+/*
+ * A summary part's buffer in the kernel, skb overhead included (the
+ * kernel sizes parts so: docs/protocol.md, "Summaries"), which is what
+ * the subscriber's receive buffer accounts.
+ */
+#define KSTAT_PART_TRUESIZE	(16 * 1024)
 
 #endif

@@ -100,17 +100,35 @@ int kstat_set_socket_options(struct nl_sock *sk)
 }
 
 /*
- * The family's version is its wire format's.  A module of another
- * version sends attributes this library skips, so numbers would go
- * missing without a word: refuse it, saying what to do.
+ * The family's version is its wire format's, and it changes only when a
+ * message would no longer mean what it meant (docs/protocol.md, "Wire
+ * format versions"): a module that only added attributes keeps it, and
+ * the parsers skip what they do not know.  A module of another version
+ * would have numbers go missing without a word: refuse it, saying what
+ * to install.  @who names the module in the text.
  */
-int kstat_version_check(struct kstat_handle *h, unsigned int version)
+int kstat_version_text(const char *who, unsigned int version, char *buf,
+		       size_t len)
 {
 	if (version == KSTAT_FAMILY_VERSION)
 		return 0;
-	kstat_set_error(h, "the kstat module speaks protocol version %u, this libkstat version %u: install the module and the library of one kstat release",
-			version, KSTAT_FAMILY_VERSION);
+	snprintf(buf, len, "%s speaks protocol version %u, this libkstat version %u: %s",
+		 who, version, KSTAT_FAMILY_VERSION,
+		 version > KSTAT_FAMILY_VERSION ?
+		 "install the libkstat and kstat tools of the module's release (or load the module of this release)" :
+		 "install the kstat module of this libkstat's release");
 	return -EPROTO;
+}
+
+int kstat_version_check(struct kstat_handle *h, unsigned int version)
+{
+	char text[256];
+	int err = kstat_version_text("the kstat module", version, text,
+				     sizeof(text));
+
+	if (err)
+		kstat_set_error(h, "%s", text);
+	return err;
 }
 
 static int kstat_resolve_family(struct kstat_handle *h)
@@ -792,15 +810,64 @@ static void reset_none(void *out)
 	(void)out;
 }
 
-/* The frozen 1.0 sizes in internal.h must stay true. */
-_Static_assert(sizeof(struct kstat_config) >= KSTAT_CONFIG_SIZE_1_0,
-	       "struct kstat_config shrank");
-_Static_assert(sizeof(struct kstat_stats) >= KSTAT_STATS_SIZE_1_0,
-	       "struct kstat_stats shrank");
-_Static_assert(offsetof(struct kstat_filter, cpu_last) + 8 ==
-	       KSTAT_FILTER_SIZE_1_0, "struct kstat_filter 1.0 layout");
-_Static_assert(offsetof(struct kstat_cputime, ns[KSTAT_CPUTIME_GUEST_NICE]) + 8 ==
-	       KSTAT_CPUTIME_SIZE_1_0, "struct kstat_cputime 1.0 layout");
+/*
+ * The live structs still begin with their frozen 1.0 layouts (internal.h):
+ * every 1.0 member at its 1.0 offset, with its 1.0 size, on this ABI.
+ */
+#define KSTAT_SAME_MEMBER(type, member)					\
+	_Static_assert(offsetof(struct type, member) ==			\
+		       offsetof(struct type##_1_0, member) &&		\
+		       sizeof(((struct type *)0)->member) ==		\
+		       sizeof(((struct type##_1_0 *)0)->member),		\
+		       "struct " #type "." #member " moved since 1.0")
+#define KSTAT_NOT_SHRUNK(type)						\
+	_Static_assert(sizeof(struct type) >= sizeof(struct type##_1_0),	\
+		       "struct " #type " shrank below its 1.0 size")
+
+KSTAT_NOT_SHRUNK(kstat_config);
+KSTAT_SAME_MEMBER(kstat_config, interval_ms);
+KSTAT_SAME_MEMBER(kstat_config, batch);
+KSTAT_SAME_MEMBER(kstat_config, keyframe);
+KSTAT_SAME_MEMBER(kstat_config, sections);
+KSTAT_SAME_MEMBER(kstat_config, percpu);
+/* struct kstat_sample embeds it: it may not grow (libkstat.h) */
+_Static_assert(sizeof(struct kstat_config) == sizeof(struct kstat_config_1_0),
+	       "struct kstat_config changed size");
+
+KSTAT_NOT_SHRUNK(kstat_stats);
+KSTAT_SAME_MEMBER(kstat_stats, samples_taken);
+KSTAT_SAME_MEMBER(kstat_stats, summaries_sent);
+KSTAT_SAME_MEMBER(kstat_stats, messages_sent);
+KSTAT_SAME_MEMBER(kstat_stats, delivery_failures);
+KSTAT_SAME_MEMBER(kstat_stats, alloc_failures);
+KSTAT_SAME_MEMBER(kstat_stats, build_ns_last);
+KSTAT_SAME_MEMBER(kstat_stats, build_ns_max);
+KSTAT_SAME_MEMBER(kstat_stats, build_ns_total);
+KSTAT_SAME_MEMBER(kstat_stats, keyframe_bytes);
+KSTAT_SAME_MEMBER(kstat_stats, delta_bytes);
+KSTAT_SAME_MEMBER(kstat_stats, generation);
+KSTAT_SAME_MEMBER(kstat_stats, listening);
+KSTAT_SAME_MEMBER(kstat_stats, running);
+
+KSTAT_NOT_SHRUNK(kstat_filter);
+KSTAT_SAME_MEMBER(kstat_filter, size);
+KSTAT_SAME_MEMBER(kstat_filter, flags);
+KSTAT_SAME_MEMBER(kstat_filter, irqs);
+KSTAT_SAME_MEMBER(kstat_filter, nr_irqs);
+KSTAT_SAME_MEMBER(kstat_filter, irq_first);
+KSTAT_SAME_MEMBER(kstat_filter, irq_last);
+KSTAT_SAME_MEMBER(kstat_filter, cpu_first);
+KSTAT_SAME_MEMBER(kstat_filter, cpu_last);
+
+/* ns[] may grow (new fields at the end): compare the 1.0 slots */
+KSTAT_NOT_SHRUNK(kstat_cputime);
+KSTAT_SAME_MEMBER(kstat_cputime, cpu);
+KSTAT_SAME_MEMBER(kstat_cputime, nr_ns);
+_Static_assert(offsetof(struct kstat_cputime, ns) ==
+	       offsetof(struct kstat_cputime_1_0, ns) &&
+	       KSTAT_CPUTIME_NR >= 10 &&
+	       KSTAT_CPUTIME_GUEST_NICE == 9,
+	       "struct kstat_cputime.ns moved since 1.0");
 
 /* A caller's size below the 1.0 one: -EINVAL, and why. */
 static int size_ok(struct kstat_handle *h, const char *what, size_t size,

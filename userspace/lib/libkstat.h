@@ -287,7 +287,10 @@ int kstat_stats_get_sz(struct kstat_handle *h, struct kstat_stats *st,
  *
  * Loss is never silent: a gap in sequence numbers, or a socket overrun
  * (ENOBUFS), calls ops->lost with how many samples were missed; no sample
- * is delivered again until the next keyframe has rebuilt the state.
+ * is delivered again until a keyframe has rebuilt the state.  After an
+ * overrun that is at once: the library sends SUBSCRIBE again (its
+ * snapshot is a keyframe) and looks the family up again (a reload's
+ * notification may have been lost with the rest).
  * Samples that are not new (seq below the next expected: already in the
  * snapshot, or a copy from another network namespace) are dropped
  * silently.
@@ -304,7 +307,15 @@ int kstat_stats_get_sz(struct kstat_handle *h, struct kstat_stats *st,
  * and the snapshot resyncs it.  The first sample after that is preceded
  * by one ops->lost(n, KSTAT_LOST_RELOAD): the new module's seq restarts at
  * 0, @n is how many of its samples came before ours (often 0), and every
- * counter restarted from the new module's start.
+ * counter restarted from the new module's start.  A module of another
+ * wire format (family version) is not joined: ops->family(0), then
+ * ops->lost(0, KSTAT_LOST_VERSION), and kstat_sub_dispatch() returns
+ * -EPROTO with what to install in kstat_sub_last_error().
+ *
+ * Callbacks run inside kstat_sub_dispatch() / kstat_sub_loop().  They
+ * may call kstat_unsubscribe() (no callback follows; the dispatch frees
+ * the subscription on its way out) and kstat_sub_break(); they must not
+ * dispatch the same subscription (-EBUSY) nor keep the sample.
  */
 struct kstat_sample {
 	uint64_t seq;
@@ -333,6 +344,11 @@ enum kstat_lost_reason {
 	KSTAT_LOST_OVERRUN,	/* the socket buffer overflowed (ENOBUFS) */
 	KSTAT_LOST_PARTIAL,	/* a batch arrived incomplete */
 	KSTAT_LOST_RELOAD,	/* the module was reloaded: counters restart */
+	KSTAT_LOST_VERSION,	/* the module was replaced by one of another
+				 * wire format: nothing comes until a module
+				 * of this library's is loaded;
+				 * kstat_sub_last_error() says what to install
+				 */
 };
 
 struct kstat_sub_ops {
@@ -345,6 +361,13 @@ struct kstat_sub_ops {
 	 * or came back (1: subscribed again).  May be NULL.
 	 */
 	void (*family)(int present, void *arg);
+	/*
+	 * Advice for the user, once per cause: today, that the receive
+	 * buffer cannot hold the stream's largest burst, the size it needs
+	 * and what to grant.  May be NULL: the library then writes it to
+	 * stderr, as one "libkstat: warning: ..." line.
+	 */
+	void (*warning)(const char *msg, void *arg);
 	/* New callbacks go here, at the end (passed with the size). */
 };
 
@@ -361,7 +384,8 @@ struct kstat_sub;
 /*
  * Join the summary group (and nlctrl's "notify") and send SUBSCRIBE,
  * which starts the kernel's producer.  @rcvbuf: the socket receive buffer
- * in bytes, 0 for KSTAT_SUB_RCVBUF_DEFAULT.
+ * in bytes, kept; 0 for KSTAT_SUB_RCVBUF_DEFAULT, grown when the
+ * stream's bursts need more (see ops->warning).
  *
  * It does not wait for the kernel's answer: the snapshot (or an error) is
  * read by kstat_sub_dispatch(), so the fd is readable at once and an
@@ -399,8 +423,15 @@ int kstat_sub_fd(const struct kstat_sub *sub);
  * SUBSCRIBE refused, subscribing again after a reload failed).
  */
 int kstat_sub_dispatch(struct kstat_sub *sub);
-/* Block and dispatch until kstat_sub_break() or an error. */
+/*
+ * Block and dispatch until kstat_sub_break(), kstat_unsubscribe() from a
+ * callback (0), or an error.
+ */
 int kstat_sub_loop(struct kstat_sub *sub);
+/*
+ * From a callback: the dispatch or loop running it returns after the
+ * current message.  It applies to that call only.
+ */
 void kstat_sub_break(struct kstat_sub *sub);
 /* Samples reported lost so far. */
 uint64_t kstat_sub_lost(const struct kstat_sub *sub);

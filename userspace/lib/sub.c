@@ -10,13 +10,16 @@
  *
  * Anything missed (a seq gap, an incomplete batch, a socket overrun) is
  * reported through ops->lost, and the state is not trusted again until a
- * keyframe has rebuilt it.  A sample counts as lost when a message that
+ * keyframe has rebuilt it.  An overrun is repaired at once: SUBSCRIBE
+ * again (its snapshot is a keyframe) and look the family up again (the
+ * overrun may have swallowed nlctrl's notification of a reload).  A sample counts as lost when a message that
  * held a piece of it is missing; at a part boundary the pieces cannot
  * tell whether a sample continues, so the sample just before a missing
  * part, or the first just after it, counts too.  With one message per
  * batch, each message the kernel drops costs exactly its batch's samples.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stddef.h>
 #include <poll.h>
 #include <stdio.h>
@@ -37,16 +40,34 @@ struct kstat_sub {
 	struct nl_cb *cb;
 	struct kstat_sub_ops ops;
 	void *arg;
-	int brk;
+	int brk;			/* kstat_sub_break(): ends this loop */
+	int busy;			/* in dispatch, loop or feed: callbacks
+					 * may run, and unsubscribing waits
+					 */
+	int dead;			/* unsubscribed by a callback */
 	int delivered;			/* samples delivered by this dispatch */
 	int err;			/* for dispatch to return, errmsg set */
 	uint64_t lost;
 	int rcvbuf;			/* granted, see sub_set_rcvbuf() */
+	int rcvbuf_forced;		/* ... with SO_RCVBUFFORCE */
+	int rcvbuf_fixed;		/* the program chose its size: kept */
+	int64_t rcvbuf_need;		/* for the largest burst seen */
+	int rcvbuf_warned;		/* that the need is not met, once */
 	char errmsg[256];
 
 	/* the family: its id for SUBSCRIBE, and whether it is there */
 	int family;
+	int group;			/* its "summary" group, joined */
 	int present;
+	int refused;			/* family refused_id: another version */
+	int refused_id;
+	uint32_t lookup_seq;		/* nlmsg_seq of our GETFAMILY, 0: none */
+	/* an overrun to repair: SUBSCRIBE and GETFAMILY again */
+	int repair_wanted;
+	int repair_armed;		/* an answer or a multicast came since
+					 * the last repair: never a storm
+					 */
+	uint32_t repair_seq;		/* nlmsg_seq of its SUBSCRIBE */
 	int reloaded;			/* report KSTAT_LOST_RELOAD at resync */
 	uint32_t sub_seq;		/* nlmsg_seq of our last SUBSCRIBE */
 	enum { SNAP_NONE, SNAP_APPLY, SNAP_IGNORE } snap;
@@ -60,6 +81,9 @@ struct kstat_sub {
 	int have_seq;
 	uint64_t next_seq;
 	int synced;			/* state rebuilt by a keyframe */
+	int been_synced;		/* since the module's start: a jump in
+					 * seq is then a loss
+					 */
 	int overrun;			/* ENOBUFS not yet accounted for */
 	int in_batch;
 	int broken;			/* the next piece may continue a sample
@@ -82,7 +106,7 @@ static void report_lost(struct kstat_sub *sub, uint64_t n,
 {
 	sub->lost += n;
 	sub->synced = 0;
-	if (sub->ops.lost)
+	if (sub->ops.lost && !sub->dead)
 		sub->ops.lost(n, why, sub->arg);
 }
 
@@ -94,7 +118,7 @@ static void sample_finish(struct kstat_sub *sub)
 	if (!sub->synced)
 		return;
 	kstat_state_finish(&sub->st);
-	if (sub->ops.sample)
+	if (sub->ops.sample && !sub->dead)
 		sub->ops.sample(&sub->st.s, sub->arg);
 	sub->delivered++;
 }
@@ -147,6 +171,7 @@ static void sample_begin(struct kstat_sub *sub, const struct piece *p)
 	if (p->key) {
 		kstat_state_reset(&sub->st);
 		sub->synced = 1;
+		sub->been_synced = 1;
 	}
 	sub->pending = 1;
 	sub->st.s.seq = p->seq;
@@ -292,6 +317,15 @@ static void snapshot_begin(struct kstat_sub *sub, uint64_t seq)
 		sub->snap = SNAP_IGNORE;
 		return;
 	}
+	/*
+	 * Past what we had (an overrun's repair): the samples in between
+	 * never reach the consumer, who had a stream; before the first
+	 * keyframe of this module there was none to lose.
+	 */
+	if (sub->been_synced && !sub->reloaded && sub->have_seq &&
+	    seq > sub->next_seq)
+		report_lost(sub, seq - sub->next_seq,
+			    sub->overrun ? KSTAT_LOST_OVERRUN : KSTAT_LOST_GAP);
 	sub->snap = SNAP_APPLY;
 	batch_reset(sub);
 	sub->synced = 0;
@@ -329,12 +363,28 @@ static int part_seen(struct kstat_sub *sub, uint64_t batch_seq, uint32_t part)
 }
 
 static int ctrl_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh);
+static void sub_burst(struct kstat_sub *sub, uint32_t parts);
+static void sub_enter(struct kstat_sub *sub);
+static int sub_leave(struct kstat_sub *sub);
+static int summary_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh);
 
 /*
  * One notification message.  Exposed (internally) so tests and the
- * parse-cost benchmark can feed recorded messages without a socket.
+ * parse-cost benchmark can feed recorded messages without a socket.  A
+ * callback may unsubscribe meanwhile: the subscription is then freed
+ * on the way out.
  */
 int kstat_sub_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh)
+{
+	int err;
+
+	sub_enter(sub);
+	err = summary_feed(sub, nlh);
+	sub_leave(sub);
+	return err;
+}
+
+static int summary_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh)
 {
 	const struct genlmsghdr *g = NLMSG_DATA(nlh);
 	const struct nlattr *a, *tb[KSTAT_A_MAX + 1] = { 0 };
@@ -367,11 +417,16 @@ int kstat_sub_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh)
 	}
 
 	snap = tb[KSTAT_A_SNAPSHOT] != NULL;
+	sub_burst(sub, parts);
+	if (!snap || part + 1 == parts)
+		sub->repair_armed = 1;
 	if (snap ? snapshot_part(sub, batch_seq, part) :
 		   part_seen(sub, batch_seq, part))
 		goto done;
 	part_begin(sub, batch_seq, part, parts);
 	kattr_for_each(a, head, len, rem) {
+		if (sub->dead)
+			return 0;	/* unsubscribed by a callback */
 		if (kattr_type(a) != KSTAT_A_SAMPLE)
 			continue;
 		err = sample_piece(sub, a);
@@ -402,7 +457,7 @@ bad:
 /* ---- the family going and coming back (nlctrl's "notify" group) ---- */
 
 static int sub_join(struct kstat_sub *sub, int grp);
-static int sub_request(struct kstat_sub *sub);
+static int sub_request(struct kstat_sub *sub, uint32_t *seq);
 
 /* Is @a the string @str? */
 static int attr_is(const struct nlattr *a, const char *str)
@@ -434,6 +489,41 @@ static int ctrl_summary_group(const struct nlattr *groups)
 	return -1;
 }
 
+/* What nlctrl says of a family: in its notifications and its replies. */
+struct ctrl_family {
+	uint16_t id;
+	int has_version;
+	uint32_t version;
+	int group;			/* "summary", -1: none */
+};
+
+/* nlctrl's message of family "kstat" into @f: 1, or 0 for another. */
+static int ctrl_parse(const struct nlmsghdr *nlh, struct ctrl_family *f)
+{
+	const struct genlmsghdr *g = NLMSG_DATA(nlh);
+	const struct nlattr *a, *name = NULL, *groups = NULL;
+	int rem, len = nlh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
+
+	memset(f, 0, sizeof(*f));
+	kattr_for_each(a, (const struct nlattr *)((const char *)g + GENL_HDRLEN),
+		       len, rem) {
+		if (kattr_type(a) == CTRL_ATTR_FAMILY_NAME)
+			name = a;
+		else if (kattr_type(a) == CTRL_ATTR_FAMILY_ID &&
+			 kattr_len(a) == sizeof(f->id))
+			memcpy(&f->id, kattr_data(a), sizeof(f->id));
+		else if (kattr_type(a) == CTRL_ATTR_VERSION &&
+			 kattr_len(a) == sizeof(f->version)) {
+			memcpy(&f->version, kattr_data(a), sizeof(f->version));
+			f->has_version = 1;
+		} else if (kattr_type(a) == CTRL_ATTR_MCAST_GROUPS) {
+			groups = a;
+		}
+	}
+	f->group = groups ? ctrl_summary_group(groups) : -1;
+	return name && attr_is(name, KSTAT_FAMILY_NAME);
+}
+
 /* Gone: nothing arrives until it is back, and then counters restart. */
 static void family_gone(struct kstat_sub *sub)
 {
@@ -441,81 +531,128 @@ static void family_gone(struct kstat_sub *sub)
 		return;
 	sub->present = 0;
 	sub->synced = 0;
+	sub->been_synced = 0;
 	sub->have_seq = 0;
 	sub->reloaded = 1;
 	sub->snap = SNAP_NONE;
 	batch_reset(sub);
-	if (sub->ops.family)
+	if (sub->ops.family && !sub->dead)
 		sub->ops.family(0, sub->arg);
 }
 
 /*
- * Back, maybe under another id and group: join it and subscribe again.
- * Its snapshot (or its next keyframe) resyncs us.
+ * A module of another wire format in place of ours: we do not join it.
+ * Said once (the loss callback, then kstat_sub_dispatch()'s -EPROTO
+ * with what to install); a module of our version is joined when it
+ * comes (its NEWFAMILY).
  */
-static void family_back(struct kstat_sub *sub, int id, int grp)
+static void family_refuse(struct kstat_sub *sub, const struct ctrl_family *f)
+{
+	if (sub->refused && sub->refused_id == f->id)
+		return;
+	sub->refused = 1;
+	sub->refused_id = f->id;
+	if (!f->has_version)
+		snprintf(sub->errmsg, sizeof(sub->errmsg),
+			 "the kstat module loaded since gives no protocol version: install the kstat module of this libkstat's release");
+	else
+		kstat_version_text("the kstat module loaded since", f->version,
+				   sub->errmsg, sizeof(sub->errmsg));
+	if (!sub->err)
+		sub->err = -EPROTO;
+	report_lost(sub, 0, KSTAT_LOST_VERSION);
+}
+
+/*
+ * Back, maybe under another id and group: check its wire format, join
+ * it and subscribe again.  Its snapshot (or its next keyframe) resyncs
+ * us.
+ */
+static void family_back(struct kstat_sub *sub, const struct ctrl_family *f)
 {
 	int err = 0;
 
 	family_gone(sub);		/* a reload whose DELFAMILY we missed */
-	sub->family = id;
+	if (!f->has_version || f->version != KSTAT_FAMILY_VERSION) {
+		family_refuse(sub, f);
+		return;
+	}
+	sub->refused = 0;
+	sub->family = f->id;
+	sub->group = f->group;
 	sub->present = 1;
-	if (sub->sk && grp < 0) {
+	if (sub->sk && f->group < 0) {
 		snprintf(sub->errmsg, sizeof(sub->errmsg),
 			 "the kstat family came back without a \"%s\" group",
 			 KSTAT_MCGRP_SUMMARY_NAME);
 		err = -ENOENT;
 	} else if (sub->sk) {
-		err = sub_join(sub, grp);
+		err = sub_join(sub, f->group);
 		if (!err)
-			err = sub_request(sub);
+			err = sub_request(sub, &sub->sub_seq);
 	}
 	if (err && !sub->err)
 		sub->err = err;
-	if (sub->ops.family)
+	if (sub->ops.family && !sub->dead)
 		sub->ops.family(1, sub->arg);
 }
 
-/* CTRL_CMD_NEWFAMILY / DELFAMILY of "kstat"; other families are not ours. */
+/*
+ * The answer to our GETFAMILY after an overrun: the family as we know
+ * it (nothing missed), or one whose NEWFAMILY the overrun swallowed.
+ */
+static void family_found(struct kstat_sub *sub, const struct ctrl_family *f)
+{
+	if (sub->present && f->id == sub->family && f->group == sub->group &&
+	    f->has_version && f->version == KSTAT_FAMILY_VERSION)
+		return;
+	family_back(sub, f);
+}
+
+/*
+ * CTRL_CMD_NEWFAMILY / DELFAMILY of "kstat", notified or answering our
+ * GETFAMILY; other families are not ours.
+ */
 static int ctrl_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh)
 {
 	const struct genlmsghdr *g = NLMSG_DATA(nlh);
-	const struct nlattr *a, *name = NULL, *groups = NULL;
-	int rem, len = nlh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
-	uint16_t id = 0;
+	struct ctrl_family f;
 
 	if (g->cmd != CTRL_CMD_NEWFAMILY && g->cmd != CTRL_CMD_DELFAMILY)
 		return 0;
-	kattr_for_each(a, (const struct nlattr *)((const char *)g + GENL_HDRLEN),
-		       len, rem) {
-		if (kattr_type(a) == CTRL_ATTR_FAMILY_NAME)
-			name = a;
-		else if (kattr_type(a) == CTRL_ATTR_FAMILY_ID &&
-			 kattr_len(a) == sizeof(id))
-			memcpy(&id, kattr_data(a), sizeof(id));
-		else if (kattr_type(a) == CTRL_ATTR_MCAST_GROUPS)
-			groups = a;
-	}
-	if (!name || !attr_is(name, KSTAT_FAMILY_NAME))
+	if (!ctrl_parse(nlh, &f))
 		return 0;
-	if (g->cmd == CTRL_CMD_DELFAMILY)
+	if (sub->lookup_seq && nlh->nlmsg_seq == sub->lookup_seq) {
+		sub->lookup_seq = 0;
+		sub->repair_armed = 1;
+		family_found(sub, &f);
+	} else if (g->cmd == CTRL_CMD_DELFAMILY) {
 		family_gone(sub);
-	else
-		family_back(sub, id, groups ? ctrl_summary_group(groups) : -1);
+		sub->refused = 0;
+	} else {
+		family_back(sub, &f);
+	}
 	return 0;
 }
 
 static int on_msg(struct nl_msg *msg, void *arg)
 {
-	kstat_sub_feed(arg, nlmsg_hdr(msg));
-	return NL_OK;
+	struct kstat_sub *sub = arg;
+
+	/* inside a dispatch, which frees the subscription if it must */
+	summary_feed(sub, nlmsg_hdr(msg));
+	return sub->dead ? NL_STOP : NL_OK;
 }
 
 /*
- * The answer to our SUBSCRIBE, when it failed: kstat_sub_dispatch()
- * returns the error, with the kernel's text.  While the module unloads
- * (ESHUTDOWN, or ENOENT once it is gone) the failure is no news: its
- * DELFAMILY tells, and its NEWFAMILY makes us subscribe again.
+ * An error answer.  To our GETFAMILY: ENOENT, the family is gone (the
+ * DELFAMILY went missing).  To an overrun's SUBSCRIBE: nothing to
+ * report (its snapshot did not fit, or the module is going); the next
+ * keyframe or overrun resyncs.  To our SUBSCRIBE otherwise, when it
+ * failed: kstat_sub_dispatch() returns the error, with the kernel's
+ * text.  While the module unloads (ESHUTDOWN, or ENOENT once it is
+ * gone) the failure is no news: its DELFAMILY tells, and its NEWFAMILY
+ * makes us subscribe again.
  */
 static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
 {
@@ -523,6 +660,19 @@ static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
 	const char *ext;
 
 	(void)nla;
+	if (sub->lookup_seq && e->msg.nlmsg_seq == sub->lookup_seq) {
+		sub->lookup_seq = 0;
+		sub->repair_armed = 1;
+		if (e->error == -ENOENT) {
+			family_gone(sub);
+			sub->refused = 0;
+		}
+		return NL_SKIP;
+	}
+	if (sub->repair_seq && e->msg.nlmsg_seq == sub->repair_seq) {
+		sub->repair_armed = 1;
+		return NL_SKIP;
+	}
 	if (e->msg.nlmsg_seq != sub->sub_seq || e->error >= 0 ||
 	    e->error == -ESHUTDOWN || e->error == -ENOENT || sub->err)
 		return NL_SKIP;
@@ -549,6 +699,7 @@ static struct kstat_sub *sub_alloc(const struct kstat_sub_ops *ops,
 	sub->st.cputime_size = cputime_size;
 	sub->arg = arg;
 	sub->present = 1;
+	sub->repair_armed = 1;
 	return sub;
 }
 
@@ -589,9 +740,10 @@ static int sub_join(struct kstat_sub *sub, int grp)
  * snapshot then arrives in order with the multicast, and
  * kstat_sub_dispatch() reads it.  No NLM_F_ACK: the snapshot says it
  * worked, an error is answered all the same, and an ACK would only take
- * room in a small receive buffer (and count as a drop there).
+ * room in a small receive buffer (and count as a drop there).  Its
+ * nlmsg_seq into *@seq, to know its answer.
  */
-static int sub_request(struct kstat_sub *sub)
+static int sub_request(struct kstat_sub *sub, uint32_t *seq)
 {
 	struct nl_msg *msg = nlmsg_alloc();
 	int ret = -NLE_NOMEM;
@@ -600,7 +752,7 @@ static int sub_request(struct kstat_sub *sub)
 			       0, KSTAT_CMD_SUBSCRIBE,
 			       KSTAT_FAMILY_VERSION)) {
 		ret = nl_send_auto(sub->sk, msg);
-		sub->sub_seq = nlmsg_hdr(msg)->nlmsg_seq;
+		*seq = nlmsg_hdr(msg)->nlmsg_seq;
 	}
 	nlmsg_free(msg);
 	if (ret >= 0)
@@ -610,38 +762,191 @@ static int sub_request(struct kstat_sub *sub)
 	return -EIO;
 }
 
-/* Resolve, then join: kstat's "summary" group and nlctrl's "notify". */
+/*
+ * nlctrl's GETFAMILY of "kstat", from the subscription's socket: the
+ * answer (id, version, groups in one message) comes in order with the
+ * rest, and sets sub->lookup_seq back to 0.
+ */
+static int sub_lookup(struct kstat_sub *sub)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+	int ret = -NLE_NOMEM;
+
+	if (msg && genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, GENL_ID_CTRL, 0,
+			       0, CTRL_CMD_GETFAMILY, 1) &&
+	    nla_put_string(msg, CTRL_ATTR_FAMILY_NAME, KSTAT_FAMILY_NAME) == 0) {
+		ret = nl_send_auto(sub->sk, msg);
+		sub->lookup_seq = nlmsg_hdr(msg)->nlmsg_seq;
+	}
+	nlmsg_free(msg);
+	if (ret >= 0)
+		return 0;
+	sub->lookup_seq = 0;
+	snprintf(sub->errmsg, sizeof(sub->errmsg),
+		 "cannot look up the kstat family: %s", nl_geterror(ret));
+	return -EIO;
+}
+
+/* The synchronous lookup at kstat_subscribe(): its answer, or error. */
+struct lookup_wait {
+	struct kstat_sub *sub;
+	struct ctrl_family f;
+	int found, err, done;
+};
+
+static int lookup_msg(struct nl_msg *msg, void *arg)
+{
+	struct lookup_wait *w = arg;
+	const struct nlmsghdr *nlh = nlmsg_hdr(msg);
+
+	/* nlctrl's notifications before it: the answer is newer */
+	if (nlh->nlmsg_seq != w->sub->lookup_seq ||
+	    nlh->nlmsg_type != GENL_ID_CTRL ||
+	    nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
+		return NL_OK;
+	w->found = ctrl_parse(nlh, &w->f);
+	w->done = 1;
+	return NL_STOP;
+}
+
+static int lookup_err(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
+{
+	struct lookup_wait *w = arg;
+
+	(void)nla;
+	if (e->msg.nlmsg_seq != w->sub->lookup_seq)
+		return NL_SKIP;
+	w->err = e->error < 0 ? e->error : -EPROTO;
+	w->done = 1;
+	return NL_STOP;
+}
+
+static int sub_lookup_wait(struct kstat_sub *sub, struct ctrl_family *f)
+{
+	struct lookup_wait w = { .sub = sub };
+	struct nl_cb *cb = nl_cb_alloc(NL_CB_CUSTOM);
+	int err = cb ? sub_lookup(sub) : -ENOMEM;
+
+	if (!err) {
+		nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, lookup_msg, &w);
+		nl_cb_set(cb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, no_seq_check, NULL);
+		nl_cb_err(cb, NL_CB_CUSTOM, lookup_err, &w);
+	}
+	while (!err && !w.done)
+		if (nl_recvmsgs(sub->sk, cb) < 0 && !w.done)
+			err = -EIO;
+	if (cb)
+		nl_cb_put(cb);
+	sub->lookup_seq = 0;
+	if (!err && (w.err == -ENOENT || (!w.err && !w.found)))
+		err = -ENOENT;
+	else if (!err && w.err)
+		err = w.err;
+	*f = w.f;
+	return err;
+}
+
+/*
+ * Join nlctrl's "notify" first (a reload from then on is announced),
+ * then look the family up, check its wire format and join its
+ * "summary" group: the same checks as at every rejoin.
+ */
 static int sub_join_groups(struct kstat_sub *sub)
 {
-	int grp, notify;
+	struct ctrl_family f;
+	int notify, err;
 
-	grp = genl_ctrl_resolve_grp(sub->sk, KSTAT_FAMILY_NAME,
-				    KSTAT_MCGRP_SUMMARY_NAME);
 	notify = genl_ctrl_resolve_grp(sub->sk, "nlctrl", "notify");
-	if (grp < 0 || notify < 0)
+	if (notify < 0)
 		return -ENOENT;
 	if (nl_socket_add_membership(sub->sk, notify) < 0)
 		return -EPERM;
-	return sub_join(sub, grp);
+	err = sub_lookup_wait(sub, &f);
+	if (err)
+		return err;
+	if (!f.has_version || f.version != KSTAT_FAMILY_VERSION) {
+		if (kstat_version_text("the kstat module", f.version,
+				       sub->errmsg, sizeof(sub->errmsg)) == 0)
+			snprintf(sub->errmsg, sizeof(sub->errmsg),
+				 "the kstat module gives no protocol version");
+		return -EPROTO;
+	}
+	if (f.group < 0)
+		return -ENOENT;
+	sub->family = f.id;
+	sub->group = f.group;
+	return sub_join(sub, f.group);
 }
 
 /*
  * The receive buffer: SO_RCVBUFFORCE first (CAP_NET_ADMIN may pass
- * net.core.rmem_max), else SO_RCVBUF (capped there).  Records what the
- * kernel granted, as a request size (it reports twice that).
+ * net.core.rmem_max), else SO_RCVBUF (capped there; never asked for
+ * when a forced buffer is there, which it could only shrink).  Records
+ * what the kernel granted, as a request size (it reports twice that).
  */
 static int sub_set_rcvbuf(struct kstat_sub *sub, int want)
 {
 	int fd = nl_socket_get_fd(sub->sk), got = 0;
 	socklen_t len = sizeof(got);
 
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &want, sizeof(want)) &&
-	    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &want, sizeof(want)))
-		return -errno;
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &want, sizeof(want)) == 0)
+		sub->rcvbuf_forced = 1;
+	else if (sub->rcvbuf_forced ||
+		 setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &want, sizeof(want)))
+		return sub->rcvbuf_forced ? -EPERM : -errno;
 	if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &got, &len))
 		return -errno;
 	sub->rcvbuf = got / 2;
 	return 0;
+}
+
+/* One line of advice for the user: the program's callback, or stderr. */
+static void sub_warn(struct kstat_sub *sub, const char *msg)
+{
+	if (sub->dead)
+		return;
+	if (sub->ops.warning)
+		sub->ops.warning(msg, sub->arg);
+	else
+		fprintf(stderr, "libkstat: warning: %s\n", msg);
+}
+
+/*
+ * A batch of @parts messages comes at once (a keyframe above all, and
+ * the snapshot that answers SUBSCRIBE): the socket must hold it while
+ * the reader wakes up.  The kernel accounts each full part's buffer,
+ * KSTAT_PART_TRUESIZE, against twice the requested size, and queues a
+ * message while what is queued does not exceed that: an empty queue
+ * takes one part whatever its size, the other parts - 1 need room.
+ * Asking for (parts - 1) * KSTAT_PART_TRUESIZE leaves room for two such
+ * bursts (a snapshot and a multicast keyframe, or a keyframe and what
+ * follows it before the reader is done).  Grow the buffer to that,
+ * unless the program chose its size; when it is not granted, say so
+ * once, with what to grant.
+ */
+static void sub_burst(struct kstat_sub *sub, uint32_t parts)
+{
+	int64_t need = ((int64_t)parts - 1) * KSTAT_PART_TRUESIZE;
+	char msg[320];
+
+	if (need > INT32_MAX)
+		need = INT32_MAX;
+	if (need <= sub->rcvbuf_need)
+		return;
+	sub->rcvbuf_need = need;
+	if (!sub->sk || need <= sub->rcvbuf)
+		return;
+	if (!sub->rcvbuf_fixed)
+		sub_set_rcvbuf(sub, (int)need);
+	if (sub->rcvbuf >= need || sub->rcvbuf_warned)
+		return;
+	sub->rcvbuf_warned = 1;
+	snprintf(msg, sizeof(msg),
+		 sub->rcvbuf_fixed ?
+		 "the summaries come in bursts of %u messages of %d KiB; the receive buffer holds %d bytes, as asked for, and needs %" PRId64 ": ask for %" PRId64 " or more, or 0 for the library's choice (until then, keyframes may be lost)" :
+		 "the summaries come in bursts of %u messages of %d KiB; the receive buffer holds %d bytes and needs %" PRId64 ": raise net.core.rmem_max to %" PRId64 " or more, or grant CAP_NET_ADMIN (until then, keyframes may be lost)",
+		 parts, KSTAT_PART_TRUESIZE / 1024, sub->rcvbuf, need, need);
+	sub_warn(sub, msg);
 }
 
 /* The socket, not yet connected, and the callbacks that read it. */
@@ -660,15 +965,24 @@ static int sub_socket(struct kstat_sub *sub)
 
 int kstat_sub_connect(struct kstat_sub *sub, int protocol, uint32_t *port)
 {
-	int err = sub_socket(sub);
+	int err = sub_socket(sub), got = 0;
+	socklen_t len = sizeof(got);
 
 	if (err)
 		return err;
 	if (nl_connect(sub->sk, protocol) < 0)
 		return -EIO;
 	nl_socket_set_nonblocking(sub->sk);
+	if (getsockopt(nl_socket_get_fd(sub->sk), SOL_SOCKET, SO_RCVBUF, &got,
+		       &len) == 0)
+		sub->rcvbuf = got / 2;
 	*port = nl_socket_get_local_port(sub->sk);
 	return 0;
+}
+
+void kstat_sub_set_peer(struct kstat_sub *sub, uint32_t port)
+{
+	nl_socket_set_peer_port(sub->sk, port);
 }
 
 static int sub_open(struct kstat_handle *h, const struct kstat_sub_ops *ops,
@@ -682,7 +996,6 @@ static int sub_open(struct kstat_handle *h, const struct kstat_sub_ops *ops,
 	sub = sub_alloc(ops, sizeof(*ops), cputime_size, arg);
 	if (!sub)
 		return -ENOMEM;
-	sub->family = kstat_family_id(h);
 	err = sub_socket(sub);
 	if (err)
 		goto fail;
@@ -698,6 +1011,7 @@ static int sub_open(struct kstat_handle *h, const struct kstat_sub_ops *ops,
 	(void)setsockopt(nl_socket_get_fd(sub->sk), SOL_NETLINK,
 			 NETLINK_BROADCAST_ERROR, &one, sizeof(one));
 	err = sub_set_rcvbuf(sub, rcvbuf > 0 ? rcvbuf : KSTAT_SUB_RCVBUF_DEFAULT);
+	sub->rcvbuf_fixed = rcvbuf > 0;
 	if (err) {
 		snprintf(sub->errmsg, sizeof(sub->errmsg),
 			 "cannot set the receive buffer: %s", strerror(-err));
@@ -709,7 +1023,7 @@ static int sub_open(struct kstat_handle *h, const struct kstat_sub_ops *ops,
 	nl_socket_set_nonblocking(sub->sk);
 
 	/* Joined: now the kernel's producer can see us. */
-	err = sub_request(sub);
+	err = sub_request(sub, &sub->sub_seq);
 	if (err)
 		goto fail;
 	*subp = sub;
@@ -759,16 +1073,51 @@ int kstat_sub_rcvbuf(const struct kstat_sub *sub)
 	return sub->rcvbuf;
 }
 
-void kstat_unsubscribe(struct kstat_sub *sub)
+static void sub_free(struct kstat_sub *sub)
 {
-	if (!sub)
-		return;
 	kstat_state_free(&sub->st);
 	if (sub->cb)
 		nl_cb_put(sub->cb);
 	if (sub->sk)
 		nl_socket_free(sub->sk);
 	free(sub);
+}
+
+/*
+ * From a callback, the subscription is only marked: no callback comes
+ * after it, and the dispatch (or loop) that called it frees it on its
+ * way out.
+ */
+void kstat_unsubscribe(struct kstat_sub *sub)
+{
+	if (!sub)
+		return;
+	if (sub->busy) {
+		sub->dead = 1;
+		return;
+	}
+	sub_free(sub);
+}
+
+/* Entering the library's reading (where callbacks run), and leaving it. */
+static void sub_enter(struct kstat_sub *sub)
+{
+	sub->busy++;
+}
+
+/*
+ * Leaving the outermost: a break ends here (it applies to one loop or
+ * dispatch), and an unsubscribe from a callback frees.  1 if freed.
+ */
+static int sub_leave(struct kstat_sub *sub)
+{
+	if (--sub->busy)
+		return 0;
+	sub->brk = 0;
+	if (!sub->dead)
+		return 0;
+	sub_free(sub);
+	return 1;
 }
 
 int kstat_sub_fd(const struct kstat_sub *sub)
@@ -786,9 +1135,32 @@ const char *kstat_sub_last_error(const struct kstat_sub *sub)
 	return sub->errmsg;
 }
 
+/* From a callback: ends the dispatch or loop that called it. */
 void kstat_sub_break(struct kstat_sub *sub)
 {
-	sub->brk = 1;
+	if (sub->busy)
+		sub->brk = 1;
+}
+
+/*
+ * After an overrun, once the queue is read: SUBSCRIBE again (the
+ * snapshot resyncs at once, not at the next keyframe) and look the
+ * family up again (the overrun may have swallowed nlctrl's DELFAMILY
+ * or NEWFAMILY).  At most one repair until an answer or a multicast
+ * comes: a buffer too small for the snapshot must not make every read
+ * ask the kernel for another.  A failed send is tried again at the
+ * next dispatch.
+ */
+static void sub_repair(struct kstat_sub *sub)
+{
+	if (!sub->repair_wanted || !sub->repair_armed || !sub->sk || sub->dead)
+		return;
+	if (sub_lookup(sub))
+		return;
+	if (sub->present && sub_request(sub, &sub->repair_seq))
+		return;
+	sub->repair_wanted = 0;
+	sub->repair_armed = 0;
 }
 
 /*
@@ -805,11 +1177,12 @@ static int sub_receive(struct kstat_sub *sub)
 		return err;
 	if (ret == -NLE_NOMEM) {		/* ENOBUFS: we were overrun */
 		sub->overrun = 1;
+		sub->repair_wanted = 1;
 		return 0;
 	}
 	if (ret == -NLE_AGAIN)
 		return -EAGAIN;
-	if (ret < 0) {
+	if (ret < 0 && !sub->dead) {
 		snprintf(sub->errmsg, sizeof(sub->errmsg), "netlink: %s",
 			 nl_geterror(ret));
 		return -EIO;
@@ -817,17 +1190,35 @@ static int sub_receive(struct kstat_sub *sub)
 	return 0;
 }
 
-int kstat_sub_dispatch(struct kstat_sub *sub)
+static int sub_dispatch(struct kstat_sub *sub)
 {
 	int err, reads = 0;
 
 	sub->delivered = 0;
 	do {
 		err = sub_receive(sub);
-	} while (!err && !sub->brk && ++reads < KSTAT_SUB_DISPATCH_READS);
-	if (err && err != -EAGAIN)
+	} while (!err && !sub->brk && !sub->dead &&
+		 ++reads < KSTAT_SUB_DISPATCH_READS);
+	sub_repair(sub);
+	if (!err && sub->err) {		/* noted by the repair's sends */
+		err = sub->err;
+		sub->err = 0;
+	}
+	if (err && err != -EAGAIN && !sub->dead)
 		return err;
 	return sub->delivered;
+}
+
+int kstat_sub_dispatch(struct kstat_sub *sub)
+{
+	int ret;
+
+	if (sub->busy)
+		return -EBUSY;		/* from one of its own callbacks */
+	sub_enter(sub);
+	ret = sub_dispatch(sub);
+	sub_leave(sub);
+	return ret;
 }
 
 int kstat_sub_loop(struct kstat_sub *sub)
@@ -835,14 +1226,18 @@ int kstat_sub_loop(struct kstat_sub *sub)
 	struct pollfd pfd = { .fd = kstat_sub_fd(sub), .events = POLLIN };
 	int err = 0;
 
-	sub->brk = 0;
-	while (!sub->brk && err >= 0) {
+	if (sub->busy)
+		return -EBUSY;
+	sub_enter(sub);
+	while (!sub->brk && !sub->dead && err >= 0) {
 		if (poll(&pfd, 1, -1) < 0) {
 			if (errno == EINTR)
 				continue;
-			return -errno;
+			err = -errno;
+			break;
 		}
-		err = kstat_sub_dispatch(sub);
+		err = sub_dispatch(sub);
 	}
+	sub_leave(sub);
 	return err < 0 ? err : 0;
 }

@@ -110,7 +110,7 @@ static void test_filter_sizes(void)
 
 	CHECK(sizeof(struct kstat_filter) >= KSTAT_FILTER_SIZE_1_0 &&
 	      offsetof(struct kstat_filter, size) == 0,
-	      "struct kstat_filter: size first, %zu bytes (1.0: %d)",
+	      "struct kstat_filter: size first, %zu bytes (1.0: %zu)",
 	      sizeof(struct kstat_filter), KSTAT_FILTER_SIZE_1_0);
 
 	big.f.size = sizeof(big);

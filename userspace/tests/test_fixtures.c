@@ -356,7 +356,7 @@ static void test_cputime_stride(void)
 	      "a newer program's bigger cputime: cpus[i] at its stride (%zu), same values, its new slots 0",
 	      sizeof(struct newer_cputime));
 	CHECK(ref && old && list_matches(old, ref, KSTAT_CPUTIME_SIZE_1_0),
-	      "a 1.0 program's cputime: cpus[i] at %d bytes, same values",
+	      "a 1.0 program's cputime: cpus[i] at %zu bytes, same values",
 	      KSTAT_CPUTIME_SIZE_1_0);
 	kstat_cpu_list_free(ref);
 	kstat_cpu_list_free(newer);
@@ -371,7 +371,7 @@ static void test_cputime_stride(void)
 	for (i = KSTAT_CPUTIME_SIZE_1_0; i < sizeof(one); i++)
 		intact &= one.bytes[i] == 0xa5;
 	CHECK(intact && one.c.cpu == 1 && one.c.ns[0] == 0,
-	      "a 1.0-sized cputime: nothing written past its %d bytes",
+	      "a 1.0-sized cputime: nothing written past its %zu bytes",
 	      KSTAT_CPUTIME_SIZE_1_0);
 
 	/* A subscription's samples, at the caller's stride too. */

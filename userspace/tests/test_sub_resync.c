@@ -203,6 +203,7 @@ static void ctrl_msg(struct msg *m, uint8_t cmd, const char *name, int grp)
 	g->version = 2;
 	put(m, CTRL_ATTR_FAMILY_ID, &id, sizeof(id));
 	put(m, CTRL_ATTR_FAMILY_NAME, name, strlen(name) + 1);
+	put_u32(m, CTRL_ATTR_VERSION, KSTAT_FAMILY_VERSION);
 	if (grp < 0)
 		return;
 	groups = nest_start(m, CTRL_ATTR_MCAST_GROUPS);
