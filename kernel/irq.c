@@ -429,6 +429,8 @@ struct kst_irq_req {
 	u32 arch_pos;
 	u32 visited;		/* fingerprint of the descriptors dumped */
 	bool split;		/* the IRQs took more than one dumpit call */
+	bool checked;		/* the consistency verdict is in */
+	bool interrupted;	/* ... and it was NLM_F_DUMP_INTR */
 	enum kst_irq_dump_phase phase;
 };
 
@@ -669,17 +671,29 @@ static bool kst_irq_dump_consistent(const struct kst_irq_req *r)
 						     r->first, r->last);
 }
 
-/* The trailer, in a message of its own so that it can be flagged. */
+/*
+ * The trailer, in a message of its own so that it can be flagged.  The
+ * verdict is taken once and the flag set on the message itself: a
+ * trailer that does not fit is cancelled and put again in the next
+ * dumpit call, where genl_dump_check_consistent() would not flag it a
+ * second time (cb->prev_seq already equals cb->seq), and the reader
+ * would take an inconsistent dump for a good one.
+ */
 static int kst_irq_dump_trailer(struct kst_dump *d, struct kst_irq_req *r)
 {
 	unsigned char *mark;
 	int err;
 
 	kst_dump_end_msg(d);
-	d->cb->seq = kst_irq_dump_consistent(r) ? 1 : 2;
+	if (!r->checked) {
+		r->interrupted = !kst_irq_dump_consistent(r);
+		r->checked = true;
+	}
 	err = kst_dump_open(d);
 	if (err)
 		return err;
+	if (r->interrupted)
+		genlmsg_nlhdr(d->hdr)->nlmsg_flags |= NLM_F_DUMP_INTR;
 	mark = skb_tail_pointer(d->skb);
 	if (nla_put_u64_64bit(d->skb, KSTAT_A_INTR_SUM, kst_intr_sum(),
 			      KSTAT_A_PAD) ||
@@ -698,8 +712,6 @@ static int kst_irq_dump(struct kst_dump *d, void *data)
 	struct kst_irq_req *r = data;
 	int err = 0;
 
-	if (d->first_call)
-		d->cb->seq = 1;	/* messages are consistent until shown not */
 	if (r->phase == KST_DUMP_IRQS)
 		err = r->chunk ? kst_irq_dump_chunks(d, r) :
 				 kst_irq_dump_irqs(d, r);
