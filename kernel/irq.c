@@ -736,23 +736,57 @@ static size_t kst_chunk_max_size(void)
 	       nla_total_size(KST_CHUNK * sizeof(u64));
 }
 
-static size_t kst_irq_nest_max_size(void)
+/* The largest IRQ nest @sel can ask for: its CPUs, all metadata. */
+static size_t kst_irq_nest_max_size(const struct kst_sel *sel)
 {
-	return nla_total_size(0) + nla_total_size(sizeof(u32)) +
-	       nla_total_size_64bit(sizeof(u64)) +
-	       nla_total_size(nr_cpu_ids * sizeof(u32)) +
-	       2 * nla_total_size(KST_NAME_MAX) +
-	       nla_total_size_64bit(sizeof(u64)) + nla_total_size(sizeof(u8)) +
-	       KST_ACTIONS_MAX + KST_ACTIONS_MAX / 2 * NLA_HDRLEN;
+	size_t size = nla_total_size(0) + nla_total_size(sizeof(u32)) +
+		      nla_total_size_64bit(sizeof(u64));
+
+	if (sel->flags & KSTAT_F_PERCPU)
+		size += kst_percpu_size(sel);
+	if (sel->flags & KSTAT_F_META)
+		size += 2 * nla_total_size(KST_NAME_MAX) +
+			nla_total_size_64bit(sizeof(u64)) +
+			nla_total_size(sizeof(u8)) +
+			KST_ACTIONS_MAX + KST_ACTIONS_MAX / 2 * NLA_HDRLEN;
+	return size;
+}
+
+/* An arch row with its description and @sel's CPUs. */
+static size_t kst_arch_max_size(const struct kst_sel *sel)
+{
+	size_t size = nla_total_size(0) + 2 * nla_total_size(KST_NAME_MAX) +
+		      nla_total_size_64bit(sizeof(u64));
+
+	if (sel->flags & KSTAT_F_PERCPU)
+		size += kst_percpu_size(sel);
+	return size;
+}
+
+/* The trailer: the intr sum, nr_irqs and the online CPUs. */
+static size_t kst_irq_trailer_size(void)
+{
+	return nla_total_size_64bit(sizeof(u64)) +
+	       nla_total_size(sizeof(u32)) + kst_online_size();
 }
 
 /*
- * The largest object: a chunk, or an IRQ nest with every CPU's count
- * and all of its metadata.
+ * The largest object of a dump of @sel: a chunk for totals only, else
+ * an IRQ nest with what @sel asks; an arch row with KSTAT_F_ARCH; the
+ * trailer.  Not all CPUs and all metadata for every dump: an skb that
+ * large is allocated for every dumpit call of the dump.
  */
-static size_t kst_irq_dump_alloc(void)
+static size_t kst_irq_dump_alloc(const struct kst_sel *sel)
 {
-	return max(kst_chunk_max_size(), kst_irq_nest_max_size());
+	size_t size = kst_irq_trailer_size();
+
+	if (sel->flags & (KSTAT_F_PERCPU | KSTAT_F_META))
+		size = max(size, kst_irq_nest_max_size(sel));
+	else
+		size = max(size, kst_chunk_max_size());
+	if (sel->flags & KSTAT_F_ARCH)
+		size = max(size, kst_arch_max_size(sel));
+	return size;
 }
 
 static void kst_irq_get_cleanup(void *data)
