@@ -50,9 +50,16 @@ kst_dump_family(struct netlink_callback *cb)
 #define KST_DESC_CNT(desc)	(*(desc)->kstat_irqs)
 #endif
 
+/*
+ * 0 for a CPU id that is not possible: it has no per-CPU area, and
+ * per_cpu() would read memory that is not a counter (ids below
+ * nr_cpu_ids can be impossible where the possible mask has holes).
+ */
 static inline unsigned int kst_desc_cpu_count(struct irq_desc *desc,
 					      unsigned int cpu)
 {
+	if (!cpu_possible(cpu))
+		return 0;
 	/* data_race: bumped locklessly; /proc/interrupts reads it so too */
 	return data_race(per_cpu(KST_DESC_CNT(desc), cpu));
 }

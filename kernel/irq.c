@@ -189,8 +189,11 @@ static int kst_irq_fill_meta(struct sk_buff *skb,
 /*
  * Totals only, the common case of dumps and summaries: one tailroom check
  * and three headers written in place, instead of a nest and two puts
- * each checking for room.  Returns 1 where u64 attributes need padding:
- * the general path does that.
+ * each checking for room.  The count's payload comes 16 bytes after the
+ * nest's start, so it is 8-byte aligned when the nest starts so.  Returns
+ * 1 where it would not be and u64 attributes need alignment (what
+ * nla_need_padding_for_64bit() asks, but at the count, not here): the
+ * general path pads.
  */
 static int kst_irq_fill_totals(struct sk_buff *skb, int type, u32 irq,
 			       u64 count)
@@ -199,7 +202,8 @@ static int kst_irq_fill_totals(struct sk_buff *skb, int type, u32 irq,
 			 nla_total_size(sizeof(u64));
 	struct nlattr *nest;
 
-	if (nla_need_padding_for_64bit(skb))
+	if (!IS_ENABLED(CONFIG_HAVE_EFFICIENT_UNALIGNED_ACCESS) &&
+	    !IS_ALIGNED((unsigned long)skb_tail_pointer(skb), 8))
 		return 1;
 	if (skb_tailroom(skb) < size)
 		return -EMSGSIZE;
@@ -389,8 +393,13 @@ u64 kst_intr_sum(void)
  * summary producer keys its 64-bit counts on that.  With SPARSE_IRQ a
  * descriptor is freed by the kobject_put() in an RCU callback, so a
  * descriptor still reachable under rcu_read_lock() has a reference left
- * and may take one more.  Without SPARSE_IRQ descriptors are static and
- * never freed.
+ * and may take one more.  Without SPARSE_IRQ (of Debian's release
+ * architectures, mips64el) descriptors are static: never freed, but
+ * free_desc() resets one to its defaults, counts included, and it keeps
+ * its address when allocated again.  Nothing a module can read tells
+ * that from a 32-bit total that wrapped, so there such a count is
+ * carried on as if it had wrapped: the one case where a summary's count
+ * is not exact.  docs/robustness.md says so.
  */
 #ifdef CONFIG_SPARSE_IRQ
 static void kst_desc_hold(struct irq_desc *desc)
