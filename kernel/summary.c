@@ -82,6 +82,7 @@ struct kst_producer {
 	struct kst_config cfg;		/* in force for the last sample */
 	u64 cfg_gen;			/* the config generation announced */
 	unsigned int interval_ms;	/* of the last attempt, failed or not */
+	u64 base_ns;			/* CLOCK_MONOTONIC of *last's reading */
 	unsigned long next_tick;	/* jiffies of the next sample */
 	bool primed;			/* *last holds a committed sample */
 	u32 tracked;			/* KSTAT_SECTION_* *last holds */
@@ -270,6 +271,7 @@ static void kst_commit(struct kst_producer *p, u32 sections)
 	swap(p->cur, p->last);
 	p->primed = true;
 	p->tracked = sections;
+	p->base_ns = ktime_get_ns();
 }
 
 /* One whole sample of @f against @base, in as many parts as it takes. */
@@ -334,8 +336,9 @@ static int kst_fault(void)
  */
 static void kst_age_base(struct kst_producer *p)
 {
-	if (!p->primed ||
-	    p->cur->ts - p->last->ts <= (u64)KSTAT_HORIZON_MS * NSEC_PER_MSEC)
+	/* Monotonic, not boot time: counters stand still in a suspend. */
+	if (!p->primed || ktime_get_ns() - p->base_ns <=
+			  (u64)KSTAT_HORIZON_MS * NSEC_PER_MSEC)
 		return;
 	kst_untrack(p, 0);
 	p->primed = false;

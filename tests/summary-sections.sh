@@ -32,8 +32,8 @@ assert_eq "$g0" "$g1" "the producer's generation with IRQs changing outside its 
 assert_no_match '"keyframe":true' "$(cat "$TMPDIR/after")" "samples of the cpu-only stream"
 assert_no_match '"irq":true' "$(cat "$TMPDIR/after")" "IRQs in the cpu-only stream"
 
-t=$(boottime_ns)
 "$KSTAT" config set sections cpu,irq
+t=$(boottime_ns)	# samples taken after this read the new config
 monitor_wait 15 "$TMPDIR/mon" 1 "$t"
 first=$(jq -c -n --argjson t "$t" 'first(inputs | select(.seq != null and .timestamp_ns > $t))' "$TMPDIR/mon")
 assert_eq true "$(jq .keyframe <<<"$first")" "the first sample with irq back in the config is a keyframe"

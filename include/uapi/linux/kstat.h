@@ -463,9 +463,10 @@ enum kstat_sections {
  * events of one counter happen between two readings.  The producer
  * reads at every attempt, at most KSTAT_INTERVAL_MAX_MS apart (an attempt
  * whose sample cannot be sent still reads, and the next sample is a
- * keyframe), and never extends a count across more than KSTAT_HORIZON_MS:
- * when readings failed for that long (no memory), it starts its counts
- * again from the kernel's, in a keyframe of a new generation.  So every
+ * keyframe), and never extends a count across more than KSTAT_HORIZON_MS
+ * (CLOCK_MONOTONIC: a suspend, in which counters stand still, does not
+ * count): when readings failed for that long (no memory), it starts its
+ * counts again from the kernel's, in a keyframe of a new generation.  So every
  * count is exact up to 2^32 events of one counter in KSTAT_HORIZON_MS,
  * about 35.8 million a second: per CPU for softirq and arch counters,
  * per IRQ for IRQ totals (an IRQ is handled on one CPU at a time, except
