@@ -123,13 +123,19 @@ static DECLARE_DELAYED_WORK(kst_work, kst_summary_work);
 
 /* ---- frames ----------------------------------------------------------- */
 
-/* @committed: the frame holds what its sections pinned. */
-static void kst_frame_free(struct kst_frame *f, bool committed)
+/*
+ * @committed: KSTAT_SECTION_* whose state in @f is committed, holding
+ * what it pinned; the others hold nothing of their own.
+ */
+static void kst_frame_free(struct kst_frame *f, u32 committed)
 {
+	const struct kst_section *s;
 	unsigned int i;
 
-	for (i = 0; f->state && i < kst_nr_sections; i++)
-		kst_sections[i]->state_free(f->state[i], committed);
+	for (i = 0; f->state && i < kst_nr_sections; i++) {
+		s = kst_sections[i];
+		s->state_free(f->state[i], s->sections & committed);
+	}
 	kfree(f->state);
 }
 
@@ -151,8 +157,9 @@ static int kst_frame_alloc(struct kst_frame *f)
 static void kst_producer_free(struct kst_producer *p)
 {
 	kst_builder_purge(&p->batch);
-	kst_frame_free(p->last, p->primed);
-	kst_frame_free(p->cur, false);
+	/* Sections out of the config have no committed state (untrack). */
+	kst_frame_free(p->last, p->primed ? p->tracked : 0);
+	kst_frame_free(p->cur, 0);
 	kfree(p);
 }
 

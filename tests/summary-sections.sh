@@ -5,7 +5,8 @@
 # keyframe is forced (the periodic one is 100 batches away).  Before, every
 # section was collected at every tick, and the IRQ renewals made a new
 # generation and a keyframe in a cpu-only stream.  Then irq back in the
-# config: its first sample is a keyframe with the IRQs.
+# config: its first sample is a keyframe with the IRQs; then out again,
+# and the producer stops with it out.
 # timeout: 120
 source tests/lib.sh
 require_cmd jq
@@ -34,9 +35,17 @@ assert_no_match '"irq":true' "$(cat "$TMPDIR/after")" "IRQs in the cpu-only stre
 
 "$KSTAT" config set sections cpu,irq
 t=$(boottime_ns)	# samples taken after this read the new config
-monitor_wait 15 "$TMPDIR/mon" 1 "$t"
+monitor_wait 15 "$TMPDIR/mon" 3 "$t"	# both frames then hold IRQs
 first=$(jq -c -n --argjson t "$t" 'first(inputs | select(.seq != null and .timestamp_ns > $t))' "$TMPDIR/mon")
 assert_eq true "$(jq .keyframe <<<"$first")" "the first sample with irq back in the config is a keyframe"
 assert_ne 0 "$(jq '.irq | length' <<<"$first")" "IRQs in that keyframe"
+
+# irq out again, and the producer stopped that way: it lets go of the
+# descriptors it pinned once, not twice (a refcount underflow, or worse,
+# in the kernel log).
+"$KSTAT" config set sections cpu
+monitor_wait 15 "$TMPDIR/mon" 2 "$(boottime_ns)"
 t_term $mon 10
 cat "$TMPDIR/mon.err" >&2
+stopped() { [[ $("$KSTAT" -j stats | jq -r .running) == false ]]; }
+wait_until 10 stopped
