@@ -33,11 +33,11 @@ assert_eq "$g0" "$g1" "the producer's generation with IRQs changing outside its 
 assert_no_match '"keyframe":true' "$(cat "$TMPDIR/after")" "samples of the cpu-only stream"
 assert_no_match '"irq":true' "$(cat "$TMPDIR/after")" "IRQs in the cpu-only stream"
 
-"$KSTAT" config set sections cpu,irq
 t=$(boottime_ns)
+"$KSTAT" config set sections cpu,irq
 monitor_wait 15 "$TMPDIR/mon" 3 "$t"	# both frames then hold IRQs
-# (a sample whose config was read just before the change can still come
-# after $t: the first that carries IRQs is the one to look at)
+# (samples after $t whose config was read before the change are still
+# cpu-only: the first that carries IRQs is the one to look at)
 first=$(jq -c -n --argjson t "$t" 'first(inputs | select(.seq != null and .timestamp_ns > $t and .irq != null))' "$TMPDIR/mon")
 [[ -n $first ]] || t_fail "no sample with IRQs after irq came back into the config"
 assert_eq true "$(jq .keyframe <<<"$first")" "the first sample with irq back in the config is a keyframe"
