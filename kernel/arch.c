@@ -30,7 +30,10 @@
 	.in_intr_sum = _sum,						\
 }
 
-/* In /proc/interrupts order; _sum as arch_irq_stat_cpu() counts them. */
+/*
+ * In /proc/interrupts order; _sum as arch_irq_stat_cpu() counts them,
+ * which differs between kernels (compat.h).
+ */
 const struct kst_arch_counter kst_arch_counters[] = {
 	KST_ARCH("NMI", __nmi_count, "Non-maskable interrupts", true),
 #ifdef CONFIG_X86_LOCAL_APIC
@@ -60,13 +63,13 @@ const struct kst_arch_counter kst_arch_counters[] = {
 #endif
 #ifdef CONFIG_X86_HV_CALLBACK_VECTOR
 	KST_ARCH("HYP", irq_hv_callback_count,
-		 "Hypervisor callback interrupts", false),
+		 "Hypervisor callback interrupts", KST_HV_IN_INTR_SUM),
 #endif
 #if IS_ENABLED(CONFIG_HYPERV)
 	KST_ARCH("HRE", irq_hv_reenlightenment_count,
-		 "Hyper-V reenlightenment interrupts", false),
+		 "Hyper-V reenlightenment interrupts", KST_HV_IN_INTR_SUM),
 	KST_ARCH("HVS", hyperv_stimer0_count, "Hyper-V stimer0 interrupts",
-		 false),
+		 KST_HV_IN_INTR_SUM),
 #endif
 #if KST_HAVE_KVM_IPIS
 	KST_ARCH("PIN", kvm_posted_intr_ipis,
@@ -75,6 +78,10 @@ const struct kst_arch_counter kst_arch_counters[] = {
 		 "Nested posted-interrupt event", false),
 	KST_ARCH("PIW", kvm_posted_intr_wakeup_ipis,
 		 "Posted-interrupt wakeup event", false),
+#endif
+#if KST_HAVE_POSTED_MSI
+	KST_ARCH("PMN", posted_msi_notification_count,
+		 "Posted MSI notification event", false),
 #endif
 };
 

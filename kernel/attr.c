@@ -34,8 +34,9 @@ int kst_percpu_fill(struct sk_buff *skb, int type, const struct kst_sel *sel,
 	if (!attr)
 		return -EMSGSIZE;
 	out = nla_data(attr);
+	/* An impossible CPU id has no per-CPU area to read: 0. */
 	for (cpu = sel->cpu_first; cpu <= sel->cpu_last; cpu++)
-		*out++ = read(obj, cpu);
+		*out++ = cpu_possible(cpu) ? read(obj, cpu) : 0;
 	return 0;
 }
 

@@ -50,9 +50,16 @@ kst_dump_family(struct netlink_callback *cb)
 #define KST_DESC_CNT(desc)	(*(desc)->kstat_irqs)
 #endif
 
+/*
+ * 0 for a CPU id that is not possible: it has no per-CPU area, and
+ * per_cpu() would read memory that is not a counter (ids below
+ * nr_cpu_ids can be impossible where the possible mask has holes).
+ */
 static inline unsigned int kst_desc_cpu_count(struct irq_desc *desc,
 					      unsigned int cpu)
 {
+	if (!cpu_possible(cpu))
+		return 0;
 	/* data_race: bumped locklessly; /proc/interrupts reads it so too */
 	return data_race(per_cpu(KST_DESC_CNT(desc), cpu));
 }
@@ -63,5 +70,21 @@ static inline unsigned int kst_desc_cpu_count(struct irq_desc *desc,
 #else
 #define KST_HAVE_KVM_IPIS	IS_ENABLED(CONFIG_HAVE_KVM)
 #endif
+
+/*
+ * x86's arch_irq_stat_cpu(), which /proc/stat adds to its "intr" total,
+ * counts the hypervisor rows HYP, HRE and HVS since 6.5 (commit
+ * 504dba50b0c3, "x86/irq: Add hardcoded hypervisor interrupts to
+ * /proc/stat"); 6.1's leaves them out.
+ */
+#define KST_HV_IN_INTR_SUM \
+	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0))
+
+/*
+ * x86's PMN row (posted MSI notifications) came in 6.10 with its config
+ * symbol, which older kernels do not have; arch_irq_stat_cpu() leaves it
+ * out of "intr" (6.12).
+ */
+#define KST_HAVE_POSTED_MSI	IS_ENABLED(CONFIG_X86_POSTED_MSI)
 
 #endif /* _KSTAT_COMPAT_H */

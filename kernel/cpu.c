@@ -283,7 +283,7 @@ static int kst_cpu_dump(struct kst_dump *d, void *data)
 	return 0;
 }
 
-static size_t kst_cpu_dump_alloc(void)
+static size_t kst_cpu_dump_alloc(const struct kst_sel *sel)
 {
 	return kst_cpu_size(true);
 }

@@ -189,8 +189,11 @@ static int kst_irq_fill_meta(struct sk_buff *skb,
 /*
  * Totals only, the common case of dumps and summaries: one tailroom check
  * and three headers written in place, instead of a nest and two puts
- * each checking for room.  Returns 1 where u64 attributes need padding:
- * the general path does that.
+ * each checking for room.  The count's payload comes 16 bytes after the
+ * nest's start, so it is 8-byte aligned when the nest starts so.  Returns
+ * 1 where it would not be and u64 attributes need alignment (what
+ * nla_need_padding_for_64bit() asks, but at the count, not here): the
+ * general path pads.
  */
 static int kst_irq_fill_totals(struct sk_buff *skb, int type, u32 irq,
 			       u64 count)
@@ -199,7 +202,8 @@ static int kst_irq_fill_totals(struct sk_buff *skb, int type, u32 irq,
 			 nla_total_size(sizeof(u64));
 	struct nlattr *nest;
 
-	if (nla_need_padding_for_64bit(skb))
+	if (!IS_ENABLED(CONFIG_HAVE_EFFICIENT_UNALIGNED_ACCESS) &&
+	    !IS_ALIGNED((unsigned long)skb_tail_pointer(skb), 8))
 		return 1;
 	if (skb_tailroom(skb) < size)
 		return -EMSGSIZE;
@@ -389,8 +393,13 @@ u64 kst_intr_sum(void)
  * summary producer keys its 64-bit counts on that.  With SPARSE_IRQ a
  * descriptor is freed by the kobject_put() in an RCU callback, so a
  * descriptor still reachable under rcu_read_lock() has a reference left
- * and may take one more.  Without SPARSE_IRQ descriptors are static and
- * never freed.
+ * and may take one more.  Without SPARSE_IRQ (of Debian's release
+ * architectures, mips64el) descriptors are static: never freed, but
+ * free_desc() resets one to its defaults, counts included, and it keeps
+ * its address when allocated again.  Nothing a module can read tells
+ * that from a 32-bit total that wrapped, so there such a count is
+ * carried on as if it had wrapped: the one case where a summary's count
+ * is not exact.  docs/robustness.md says so.
  */
 #ifdef CONFIG_SPARSE_IRQ
 static void kst_desc_hold(struct irq_desc *desc)
@@ -429,6 +438,8 @@ struct kst_irq_req {
 	u32 arch_pos;
 	u32 visited;		/* fingerprint of the descriptors dumped */
 	bool split;		/* the IRQs took more than one dumpit call */
+	bool checked;		/* the consistency verdict is in */
+	bool interrupted;	/* ... and it was NLM_F_DUMP_INTR */
 	enum kst_irq_dump_phase phase;
 };
 
@@ -669,17 +680,29 @@ static bool kst_irq_dump_consistent(const struct kst_irq_req *r)
 						     r->first, r->last);
 }
 
-/* The trailer, in a message of its own so that it can be flagged. */
+/*
+ * The trailer, in a message of its own so that it can be flagged.  The
+ * verdict is taken once and the flag set on the message itself: a
+ * trailer that does not fit is cancelled and put again in the next
+ * dumpit call, where genl_dump_check_consistent() would not flag it a
+ * second time (cb->prev_seq already equals cb->seq), and the reader
+ * would take an inconsistent dump for a good one.
+ */
 static int kst_irq_dump_trailer(struct kst_dump *d, struct kst_irq_req *r)
 {
 	unsigned char *mark;
 	int err;
 
 	kst_dump_end_msg(d);
-	d->cb->seq = kst_irq_dump_consistent(r) ? 1 : 2;
+	if (!r->checked) {
+		r->interrupted = !kst_irq_dump_consistent(r);
+		r->checked = true;
+	}
 	err = kst_dump_open(d);
 	if (err)
 		return err;
+	if (r->interrupted)
+		genlmsg_nlhdr(d->hdr)->nlmsg_flags |= NLM_F_DUMP_INTR;
 	mark = skb_tail_pointer(d->skb);
 	if (nla_put_u64_64bit(d->skb, KSTAT_A_INTR_SUM, kst_intr_sum(),
 			      KSTAT_A_PAD) ||
@@ -698,8 +721,6 @@ static int kst_irq_dump(struct kst_dump *d, void *data)
 	struct kst_irq_req *r = data;
 	int err = 0;
 
-	if (d->first_call)
-		d->cb->seq = 1;	/* messages are consistent until shown not */
 	if (r->phase == KST_DUMP_IRQS)
 		err = r->chunk ? kst_irq_dump_chunks(d, r) :
 				 kst_irq_dump_irqs(d, r);
@@ -724,23 +745,57 @@ static size_t kst_chunk_max_size(void)
 	       nla_total_size(KST_CHUNK * sizeof(u64));
 }
 
-static size_t kst_irq_nest_max_size(void)
+/* The largest IRQ nest @sel can ask for: its CPUs, all metadata. */
+static size_t kst_irq_nest_max_size(const struct kst_sel *sel)
 {
-	return nla_total_size(0) + nla_total_size(sizeof(u32)) +
-	       nla_total_size_64bit(sizeof(u64)) +
-	       nla_total_size(nr_cpu_ids * sizeof(u32)) +
-	       2 * nla_total_size(KST_NAME_MAX) +
-	       nla_total_size_64bit(sizeof(u64)) + nla_total_size(sizeof(u8)) +
-	       KST_ACTIONS_MAX + KST_ACTIONS_MAX / 2 * NLA_HDRLEN;
+	size_t size = nla_total_size(0) + nla_total_size(sizeof(u32)) +
+		      nla_total_size_64bit(sizeof(u64));
+
+	if (sel->flags & KSTAT_F_PERCPU)
+		size += kst_percpu_size(sel);
+	if (sel->flags & KSTAT_F_META)
+		size += 2 * nla_total_size(KST_NAME_MAX) +
+			nla_total_size_64bit(sizeof(u64)) +
+			nla_total_size(sizeof(u8)) +
+			KST_ACTIONS_MAX + KST_ACTIONS_MAX / 2 * NLA_HDRLEN;
+	return size;
+}
+
+/* An arch row with its description and @sel's CPUs. */
+static size_t kst_arch_max_size(const struct kst_sel *sel)
+{
+	size_t size = nla_total_size(0) + 2 * nla_total_size(KST_NAME_MAX) +
+		      nla_total_size_64bit(sizeof(u64));
+
+	if (sel->flags & KSTAT_F_PERCPU)
+		size += kst_percpu_size(sel);
+	return size;
+}
+
+/* The trailer: the intr sum, nr_irqs and the online CPUs. */
+static size_t kst_irq_trailer_size(void)
+{
+	return nla_total_size_64bit(sizeof(u64)) +
+	       nla_total_size(sizeof(u32)) + kst_online_size();
 }
 
 /*
- * The largest object: a chunk, or an IRQ nest with every CPU's count
- * and all of its metadata.
+ * The largest object of a dump of @sel: a chunk for totals only, else
+ * an IRQ nest with what @sel asks; an arch row with KSTAT_F_ARCH; the
+ * trailer.  Not all CPUs and all metadata for every dump: an skb that
+ * large is allocated for every dumpit call of the dump.
  */
-static size_t kst_irq_dump_alloc(void)
+static size_t kst_irq_dump_alloc(const struct kst_sel *sel)
 {
-	return max(kst_chunk_max_size(), kst_irq_nest_max_size());
+	size_t size = kst_irq_trailer_size();
+
+	if (sel->flags & (KSTAT_F_PERCPU | KSTAT_F_META))
+		size = max(size, kst_irq_nest_max_size(sel));
+	else
+		size = max(size, kst_chunk_max_size());
+	if (sel->flags & KSTAT_F_ARCH)
+		size = max(size, kst_arch_max_size(sel));
+	return size;
 }
 
 static void kst_irq_get_cleanup(void *data)

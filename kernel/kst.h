@@ -172,7 +172,8 @@ struct kst_get_ops {
 			    const struct kst_sel *sel,
 			    struct netlink_ext_ack *extack);
 	int (*dump)(struct kst_dump *d, void *data);
-	size_t (*dump_alloc)(void);	/* the largest object a dump puts */
+	/* the largest object a dump of @sel puts */
+	size_t (*dump_alloc)(const struct kst_sel *sel);
 	void (*cleanup)(void *data);	/* optional */
 };
 

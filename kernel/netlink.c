@@ -265,14 +265,22 @@ static struct kst_dump_ctx *kst_dump_ctx(struct netlink_callback *cb)
 static int kst_nl_get_start(struct netlink_callback *cb)
 {
 	struct kst_dump_ctx *ctx = kst_dump_ctx(cb);
+	struct kst_sel sel = { };
 
 	ctx->ops = kst_get_ops(genl_dumpit_info(cb)->op.cmd);
 	ctx->data = kst_get_data_new(ctx->ops);
 	if (!ctx->data)
 		return -ENOMEM;
+	/*
+	 * Sized for what the request selects (a bad selection fails in the
+	 * first dumpit call, with its extack; until then, all CPUs).
+	 */
+	if (ctx->ops->selects &&
+	    kst_parse_sel(kst_dump_attrs(cb), &sel, NULL))
+		sel = kst_sel_all_cpus(KSTAT_F_ALL);
 	cb->min_dump_alloc = max_t(u32, cb->min_dump_alloc,
 				   NLMSG_HDRLEN + GENL_HDRLEN +
-				   ctx->ops->dump_alloc());
+				   ctx->ops->dump_alloc(&sel));
 	return 0;
 }
 

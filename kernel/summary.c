@@ -81,8 +81,11 @@ struct kst_frame {
 struct kst_producer {
 	struct kst_config cfg;		/* in force for the last sample */
 	u64 cfg_gen;			/* the config generation announced */
+	unsigned int interval_ms;	/* of the last attempt, failed or not */
+	u64 base_ns;			/* CLOCK_MONOTONIC of *last's reading */
 	unsigned long next_tick;	/* jiffies of the next sample */
 	bool primed;			/* *last holds a committed sample */
+	u32 tracked;			/* KSTAT_SECTION_* *last holds */
 	bool need_key;			/* the next sample must be full */
 	unsigned int batches;		/* batches since the last keyframe */
 	unsigned int in_batch;		/* samples in the open batch */
@@ -120,13 +123,19 @@ static DECLARE_DELAYED_WORK(kst_work, kst_summary_work);
 
 /* ---- frames ----------------------------------------------------------- */
 
-/* @committed: the frame holds what its sections pinned. */
-static void kst_frame_free(struct kst_frame *f, bool committed)
+/*
+ * @committed: KSTAT_SECTION_* whose state in @f is committed, holding
+ * what it pinned; the others hold nothing of their own.
+ */
+static void kst_frame_free(struct kst_frame *f, u32 committed)
 {
+	const struct kst_section *s;
 	unsigned int i;
 
-	for (i = 0; f->state && i < kst_nr_sections; i++)
-		kst_sections[i]->state_free(f->state[i], committed);
+	for (i = 0; f->state && i < kst_nr_sections; i++) {
+		s = kst_sections[i];
+		s->state_free(f->state[i], s->sections & committed);
+	}
 	kfree(f->state);
 }
 
@@ -148,8 +157,9 @@ static int kst_frame_alloc(struct kst_frame *f)
 static void kst_producer_free(struct kst_producer *p)
 {
 	kst_builder_purge(&p->batch);
-	kst_frame_free(p->last, p->primed);
-	kst_frame_free(p->cur, false);
+	/* Sections out of the config have no committed state (untrack). */
+	kst_frame_free(p->last, p->primed ? p->tracked : 0);
+	kst_frame_free(p->cur, 0);
 	kfree(p);
 }
 
@@ -173,58 +183,102 @@ static struct kst_producer *kst_producer_alloc(void)
 
 /* ---- collect, commit, discard ----------------------------------------- */
 
-/* The committed state of section @i, or NULL before the first commit. */
+/*
+ * Only the sections of the config are collected: a section outside it
+ * costs nothing per tick, and its renewals (IRQ descriptors coming and
+ * going) force no keyframe.  A section that leaves the config lets go of
+ * its committed state (and the descriptors it pins); one that comes back
+ * starts again from the kernel's counters, in a keyframe.
+ */
+static bool kst_wanted(const struct kst_section *s, u32 sections)
+{
+	return s->sections & sections;
+}
+
+/* The committed state of section @i, or NULL if there is none. */
 static void *kst_last_state(struct kst_producer *p, unsigned int i)
 {
-	return p->primed ? p->last->state[i] : NULL;
+	return p->primed && kst_wanted(kst_sections[i], p->tracked) ?
+	       p->last->state[i] : NULL;
 }
 
 /* A sample that will not be sent: its first @n sections let go. */
-static void kst_discard_sections(struct kst_producer *p, unsigned int n)
+static void kst_discard_sections(struct kst_producer *p, unsigned int n,
+				 u32 sections)
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		if (kst_sections[i]->discard)
+		if (kst_sections[i]->discard &&
+		    kst_wanted(kst_sections[i], sections))
 			kst_sections[i]->discard(p->cur->state[i]);
 }
 
-static void kst_discard(struct kst_producer *p)
+/*
+ * Sections tracked but no longer wanted: free the committed state, with
+ * what it pins, for a fresh one.  Nothing is collected into it until the
+ * section is wanted again, and then from the start.
+ */
+static void kst_untrack(struct kst_producer *p, u32 sections)
 {
-	kst_discard_sections(p, kst_nr_sections);
+	u32 drop = p->tracked & ~sections;
+	const struct kst_section *s;
+	unsigned int i;
+
+	p->tracked &= sections;
+	for (i = 0; i < kst_nr_sections; i++) {
+		s = kst_sections[i];
+		if (!kst_wanted(s, drop))
+			continue;
+		s->state_free(p->last->state[i], p->primed);
+		/* NULL on failure: kst_collect() allocates it when wanted */
+		p->last->state[i] = s->state_alloc();
+	}
 }
 
-/* Read every counter into *cur; *new_gen: a section was renewed. */
-static int kst_collect(struct kst_producer *p, bool *new_gen)
+/* Read the counters of @sections into *cur; *new_gen: one was renewed. */
+static int kst_collect(struct kst_producer *p, u32 sections, bool *new_gen)
 {
+	const struct kst_section *s;
 	bool renewed;
 	unsigned int i;
-	int err;
+	int err = 0;
 
 	*new_gen = false;
-	for (i = 0; i < kst_nr_sections; i++) {
-		err = kst_sections[i]->collect(p->cur->state[i],
-					       kst_last_state(p, i), &renewed);
+	kst_untrack(p, sections);
+	for (i = 0; !err && i < kst_nr_sections; i++) {
+		s = kst_sections[i];
+		if (!kst_wanted(s, sections))
+			continue;
+		/* state_alloc() failed in kst_untrack() of an earlier tick */
+		if (!p->cur->state[i])
+			p->cur->state[i] = s->state_alloc();
+		err = p->cur->state[i] ?
+		      s->collect(p->cur->state[i], kst_last_state(p, i),
+				 &renewed) : -ENOMEM;
 		if (err) {
-			kst_discard_sections(p, i);
-			return err;
+			kst_discard_sections(p, i, sections);
+			break;
 		}
 		*new_gen |= renewed;
 	}
-	return 0;
+	return err;
 }
 
-/* *cur becomes the base of the next delta. */
-static void kst_commit(struct kst_producer *p)
+/* *cur, holding @sections, becomes the base of the next delta. */
+static void kst_commit(struct kst_producer *p, u32 sections)
 {
 	unsigned int i;
 
 	for (i = 0; i < kst_nr_sections; i++)
-		if (kst_sections[i]->commit)
+		if (kst_sections[i]->commit &&
+		    kst_wanted(kst_sections[i], sections))
 			kst_sections[i]->commit(p->cur->state[i],
 						kst_last_state(p, i));
 	swap(p->cur, p->last);
 	p->primed = true;
+	p->tracked = sections;
+	p->base_ns = ktime_get_ns();
 }
 
 /* One whole sample of @f against @base, in as many parts as it takes. */
@@ -279,6 +333,26 @@ static int kst_fault(void)
 }
 
 /*
+ * The counters are extended by (u32)(now - before), exact while fewer
+ * than 2^32 events of one counter happen between two readings.  Every
+ * attempt that collects commits, so readings are at most an interval
+ * apart (KSTAT_INTERVAL_MAX_MS); only failures to collect (no memory)
+ * age the base.  One older than KSTAT_HORIZON_MS is not extended: the
+ * producer starts its counts again from the kernel's, in a keyframe of
+ * a new generation, rather than carry a count that may have wrapped.
+ */
+static void kst_age_base(struct kst_producer *p)
+{
+	/* Monotonic, not boot time: counters stand still in a suspend. */
+	if (!p->primed || ktime_get_ns() - p->base_ns <=
+			  (u64)KSTAT_HORIZON_MS * NSEC_PER_MSEC)
+		return;
+	kst_untrack(p, 0);
+	p->primed = false;
+	p->need_key = true;
+}
+
+/*
  * Take one sample into the open batch; when the batch is full, move its
  * parts to @out, to be multicast once kst_prod_lock is dropped.
  */
@@ -292,18 +366,21 @@ static void kst_sample_take(struct kst_producer *p,
 	int err;
 
 	kst_ctl_read(&cfg, &cfg_gen);
+	/* The next attempt is one interval away, whatever this one does. */
+	p->interval_ms = cfg.interval_ms;
+	if (!p->in_batch)
+		p->batch.batch_seq = kst_next_seq;
+	p->cur->seq = kst_next_seq++;
+	p->cur->ts = ktime_get_boottime_ns();
+	kst_age_base(p);
 	h.key = !p->primed || p->need_key ||
 		cfg.sections != p->cfg.sections ||
 		cfg.percpu != p->cfg.percpu ||
 		(!p->in_batch && !p->batches);
 	h.announce = cfg_gen != p->cfg_gen;
 	h.cfg = &cfg;
-	if (!p->in_batch)
-		p->batch.batch_seq = kst_next_seq;
-	p->cur->seq = kst_next_seq++;
-	p->cur->ts = ktime_get_boottime_ns();
 
-	err = kst_collect(p, &new_gen);
+	err = kst_collect(p, cfg.sections, &new_gen);
 	if (err) {
 		kst_batch_drop(p);	/* *cur is incomplete: nothing pinned */
 		t->failed = true;
@@ -315,16 +392,21 @@ static void kst_sample_take(struct kst_producer *p,
 	h.ts = p->cur->ts;
 	h.generation = p->cur->generation;
 	err = kst_fault() ?: kst_write_sample(&p->batch, &h, p->cur, p->last);
+	/*
+	 * Committed even when it cannot be sent: a dropped sample makes the
+	 * next one a keyframe, which needs no base, and the counters are
+	 * extended from this reading, not from an older one (see
+	 * KSTAT_HORIZON_MS).
+	 */
+	kst_commit(p, cfg.sections);
+	kst_generation = p->last->generation;
+	p->cfg = cfg;
+	p->cfg_gen = cfg_gen;
 	if (err) {
-		kst_discard(p);
 		kst_batch_drop(p);
 		t->failed = true;
 		return;
 	}
-	kst_commit(p);
-	kst_generation = p->last->generation;
-	p->cfg = cfg;
-	p->cfg_gen = cfg_gen;
 	p->need_key = false;
 	t->key = h.key;
 	t->bytes = p->batch.sample_bytes;
@@ -428,13 +510,13 @@ static void kst_schedule_next(struct kst_producer *p)
 {
 	long delay;
 
-	p->next_tick += msecs_to_jiffies(p->cfg.interval_ms);
+	p->next_tick += msecs_to_jiffies(p->interval_ms);
 	delay = (long)(p->next_tick - jiffies);
 	if (delay < 0) {
 		p->next_tick = jiffies;
 		delay = 0;
 	}
-	mod_delayed_work(system_wq, &kst_work, delay);
+	mod_delayed_work(system_unbound_wq, &kst_work, delay);
 }
 
 /* Under kst_prod_lock: a sample now, and the next one scheduled. */
@@ -471,17 +553,20 @@ static void kst_summary_work(struct work_struct *work)
 	kst_account(&t);
 }
 
-/* Under kst_prod_lock: run the producer, its first sample taken now. */
+/*
+ * Under kst_prod_lock: run the producer, its first sample taken now.  A
+ * running producer whose samples fail retries at its next tick, not at
+ * every SUBSCRIBE: one attempt per interval, however many ask.
+ */
 static int kst_producer_start(struct sk_buff_head *out, struct kst_tick *t)
 {
-	if (!kst_prod) {
-		kst_prod = kst_producer_alloc();
-		if (!kst_prod)
-			return -ENOMEM;
-		kst_set_running(true);
-	}
-	if (!kst_prod->primed)
-		kst_tick(kst_prod, out, t);
+	if (kst_prod)
+		return 0;
+	kst_prod = kst_producer_alloc();
+	if (!kst_prod)
+		return -ENOMEM;
+	kst_set_running(true);
+	kst_tick(kst_prod, out, t);
 	return 0;
 }
 
@@ -574,7 +659,7 @@ void kst_summary_update_config(const struct kst_config *val, u32 mask)
 	if (kst_prod && !READ_ONCE(kst_shutdown) &&
 	    time_before(due, kst_prod->next_tick)) {
 		kst_prod->next_tick = due;
-		mod_delayed_work(system_wq, &kst_work, delay);
+		mod_delayed_work(system_unbound_wq, &kst_work, delay);
 	}
 	mutex_unlock(&kst_prod_lock);
 }

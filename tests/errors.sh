@@ -28,8 +28,9 @@ t_log "$(tail -n 1 <<<"$out")"
 ((BASH_REMATCH[1] >= 150)) || t_fail "only ${BASH_REMATCH[1]} cases ran, expected 150 or more"
 
 # The table's SUBSCRIBE started the producer under its last valid config
-# (interval 3600000, batch 64): its next tick is an hour away.  A shorter
-# interval must bring that tick forward, or summaries stall for an hour.
+# (interval KSTAT_INTERVAL_MAX_MS, a minute; batch 64): its next tick is a
+# minute away.  A shorter interval must bring that tick forward, or
+# summaries stall until then.
 "$KSTAT" config set interval 100 batch 1
 assert_ok timeout 20 "$KSTAT" -j monitor count 2
 assert_match '"seq"' "$T_OUT" "samples after the interval went from 1 h to 100 ms"

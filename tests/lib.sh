@@ -373,8 +373,9 @@ irqsim_preset_softirq() {
 	_t_irqsim_write preset_softirq "$1 $2 $3"
 }
 
-# irqsim_preset_arch NAME CPU VALUE: set the arch counter NAME (only SPU)
-# on CPU to VALUE (the same fast-forward; x86 only).
+# irqsim_preset_arch NAME CPU VALUE: set the arch counter NAME (SPU; HYP,
+# HRE, HVS where the kernel has them) on CPU to VALUE (the same
+# fast-forward; x86 only).
 irqsim_preset_arch() {
 	(($# == 3)) || t_fail "usage: irqsim_preset_arch NAME CPU VALUE"
 	_t_irqsim_write preset_arch "$1 $2 $3"

@@ -42,8 +42,10 @@
  *                 order) on <cpu>: its per-CPU count becomes <value>.
  *   preset_arch (0200, x86 only) write "<name> <cpu> <value>\n": the same
  *                 for the arch counter row <name> of /proc/interrupts on
- *                 <cpu>.  Only "SPU" (irq_spurious_count, which nothing
- *                 in a QEMU guest increments) is offered.
+ *                 <cpu>.  Only rows nothing in a QEMU guest increments
+ *                 are offered: "SPU" (irq_spurious_count) and, where the
+ *                 kernel has them, "HYP", "HRE" and "HVS" (the Hyper-V
+ *                 rows, which /proc/stat's "intr" counts since 6.5).
  *                 The presets write on <cpu> itself (an IPI), the way the
  *                 kernel bumps these counters.
  *   realloc (0200) write "1": free every action and descriptor
@@ -313,14 +315,56 @@ static void kstat_irqsim_preset_softirq_fn(void *data)
 }
 
 #ifdef CONFIG_X86_LOCAL_APIC
-static const char * const kstat_irqsim_arch_names[] = { "SPU" };
+/*
+ * Rows nothing increments in a QEMU guest: SPU, and the hypervisor rows
+ * HYP, HRE and HVS (Hyper-V only), which /proc/stat's "intr" total
+ * counts since 6.5 and not before.
+ */
+enum kstat_irqsim_arch_row {
+	KSTAT_IRQSIM_SPU,
+#ifdef CONFIG_X86_HV_CALLBACK_VECTOR
+	KSTAT_IRQSIM_HYP,
+#endif
+#if IS_ENABLED(CONFIG_HYPERV)
+	KSTAT_IRQSIM_HRE,
+	KSTAT_IRQSIM_HVS,
+#endif
+};
+
+static const char * const kstat_irqsim_arch_names[] = {
+	[KSTAT_IRQSIM_SPU] = "SPU",
+#ifdef CONFIG_X86_HV_CALLBACK_VECTOR
+	[KSTAT_IRQSIM_HYP] = "HYP",
+#endif
+#if IS_ENABLED(CONFIG_HYPERV)
+	[KSTAT_IRQSIM_HRE] = "HRE",
+	[KSTAT_IRQSIM_HVS] = "HVS",
+#endif
+};
 
 static void kstat_irqsim_preset_arch_fn(void *data)
 {
 	struct kstat_irqsim_preset_arg *arg = data;
 
-	/* arg->idx indexes kstat_irqsim_arch_names[] */
-	__this_cpu_write(irq_stat.irq_spurious_count, arg->value);
+	switch (arg->idx) {
+	case KSTAT_IRQSIM_SPU:
+		__this_cpu_write(irq_stat.irq_spurious_count, arg->value);
+		break;
+#ifdef CONFIG_X86_HV_CALLBACK_VECTOR
+	case KSTAT_IRQSIM_HYP:
+		__this_cpu_write(irq_stat.irq_hv_callback_count, arg->value);
+		break;
+#endif
+#if IS_ENABLED(CONFIG_HYPERV)
+	case KSTAT_IRQSIM_HRE:
+		__this_cpu_write(irq_stat.irq_hv_reenlightenment_count,
+				 arg->value);
+		break;
+	case KSTAT_IRQSIM_HVS:
+		__this_cpu_write(irq_stat.hyperv_stimer0_count, arg->value);
+		break;
+#endif
+	}
 }
 #endif
 

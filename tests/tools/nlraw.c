@@ -16,6 +16,16 @@
  *                          socket with SO_RCVBUF=BYTES and a BYTES-sized
  *                          read buffer; check each IRQ comes exactly once
  *                          (exit 3: the kernel flagged NLM_F_DUMP_INTR)
+ *   nlraw dump-trailer STABLE CHANGING CMD
+ *                          a list dump of IRQ CHANGING then IRQ STABLE
+ *                          many times, with per-CPU counts of CPU 0, laid
+ *                          out (from a first, probing dump) so that its
+ *                          trailer's header fits in the last IRQs' reply
+ *                          buffer and its body does not; CMD (sh -c) runs
+ *                          after the first buffer is read, to change
+ *                          CHANGING's descriptor.  Exit 3: NLM_F_DUMP_INTR
+ *                          came, 0: the dump looked consistent, 2: the
+ *                          layout could not be made (says why)
  *   nlraw record-dump CMD FLAGS FILE
  *                          record the reply messages of a CMD (cpu, irq,
  *                          softirq) dump with KSTAT_A_SEL_FLAGS=FLAGS
@@ -131,6 +141,158 @@ static int dump_irqs(int bytes, int delay_ms)
 	if (st.interrupted)
 		return 3;
 	return st.dupes || st.intr != 1;
+}
+
+/* ---- a trailer that does not fit after its header ---- */
+
+#define TRAILER_BUF	8192	/* recv buffer: the dump's skbs from the 2nd */
+
+/* What one reply buffer (one dumpit call) held. */
+struct reply_buf {
+	int bytes;
+	unsigned int irqs;	/* KSTAT_A_IRQ nests */
+	unsigned int nest;	/* the aligned size of one */
+	int trailer;		/* size of the message with KSTAT_A_INTR_SUM */
+	int done, intr;
+};
+
+static int reply_attr_cb(const struct nlattr *a, void *data)
+{
+	struct reply_buf *r = data;
+
+	if (mnl_attr_get_type(a) == KSTAT_A_IRQ) {
+		r->irqs++;
+		r->nest = MNL_ALIGN(mnl_attr_get_len(a));
+	}
+	if (mnl_attr_get_type(a) == KSTAT_A_INTR_SUM)
+		r->trailer = 1;
+	return MNL_CB_OK;
+}
+
+static void reply_parse(const char *data, int n, struct reply_buf *r)
+{
+	const struct nlmsghdr *nlh = (const struct nlmsghdr *)data;
+	int had;
+
+	memset(r, 0, sizeof(*r));
+	r->bytes = n;
+	for (; mnl_nlmsg_ok(nlh, n); nlh = mnl_nlmsg_next(nlh, &n)) {
+		if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
+			r->intr = 1;
+		if (nlh->nlmsg_type == NLMSG_DONE ||
+		    nlh->nlmsg_type == NLMSG_ERROR) {
+			r->done = 1;
+			continue;
+		}
+		had = r->trailer;
+		mnl_attr_parse(nlh, sizeof(struct genlmsghdr), reply_attr_cb, r);
+		if (!had && r->trailer)
+			r->trailer = nlh->nlmsg_len;
+	}
+}
+
+/*
+ * One list dump of @n IRQs (@changing, then @stable), read with
+ * TRAILER_BUF-byte buffers into @r (up to @max buffers); @cmd runs after
+ * the first.  Returns the number of buffers, or -1.
+ */
+static int trailer_dump(uint32_t stable, uint32_t changing, unsigned int n,
+			const char *cmd, struct reply_buf *r, int max)
+{
+	struct nlmsghdr *nlh;
+	struct nlattr *list;
+	unsigned int i;
+	int got = 0, len;
+
+	/* A fresh socket: it has not read with a larger buffer before. */
+	mnl_socket_close(nl);
+	nl = nl_open();
+	if (!nl)
+		return -1;
+	nlh = kstat_msg_put(buf, KSTAT_CMD_IRQ_GET, NLM_F_DUMP);
+	nlh->nlmsg_seq = 43;
+	mnl_attr_put_u32(nlh, KSTAT_A_SEL_FLAGS, KSTAT_F_PERCPU);
+	mnl_attr_put_u32(nlh, KSTAT_A_SEL_CPU_FIRST, 0);
+	mnl_attr_put_u32(nlh, KSTAT_A_SEL_CPU_LAST, 0);
+	list = mnl_attr_nest_start(nlh, KSTAT_A_SEL_IRQ_LIST);
+	for (i = 0; i < n; i++) {
+		uint32_t irq = i ? stable : changing;
+
+		memcpy((char *)mnl_nlmsg_get_payload_tail(nlh), &irq, 4);
+		nlh->nlmsg_len += 4;
+	}
+	list->nla_len = (char *)mnl_nlmsg_get_payload_tail(nlh) - (char *)list;
+	list->nla_type = KSTAT_A_SEL_IRQ_LIST;	/* binary, not a nest */
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
+		return -1;
+	do {
+		len = mnl_socket_recvfrom(nl, buf, TRAILER_BUF);
+		if (len < 0 || got == max)
+			return -1;
+		reply_parse(buf, len, &r[got]);
+		if (!got && cmd && system(cmd))
+			fprintf(stderr, "nlraw: \"%s\" failed\n", cmd);
+	} while (!r[got++].done);
+	return got;
+}
+
+static void print_bufs(const char *what, const struct reply_buf *r, int n)
+{
+	int i;
+
+	printf("%s:", what);
+	for (i = 0; i < n; i++)
+		printf(" [%d bytes, %u irqs%s%s%s]", r[i].bytes, r[i].irqs,
+		       r[i].trailer ? ", trailer" : "",
+		       r[i].intr ? ", DUMP_INTR" : "", r[i].done ? ", done" : "");
+	printf("\n");
+}
+
+static int dump_trailer(uint32_t stable, uint32_t changing, const char *cmd)
+{
+	const int hdr = NLMSG_HDRLEN + MNL_ALIGN(sizeof(struct genlmsghdr));
+	struct reply_buf r[64];
+	int n, room, trailer, intr = 0, i;
+	unsigned int k1, k2, nest, m;
+
+	/* Probe: how many IRQs the first two buffers take, and sizes. */
+	n = trailer_dump(stable, changing, 2048, NULL, r, 64);
+	if (n < 3) {
+		printf("layout: the probe took %d buffers\n", n);
+		return 2;
+	}
+	print_bufs("probe", r, n);
+	k1 = r[0].irqs;
+	k2 = r[1].irqs;
+	nest = r[1].nest;
+	trailer = r[n - 1].trailer ? r[n - 1].trailer : r[n - 2].trailer;
+	if (!nest || !trailer || TRAILER_BUF - r[1].bytes >= (int)nest) {
+		printf("layout: the second buffer is not a full %d bytes of %u-byte IRQs\n",
+		       TRAILER_BUF, nest);
+		return 2;
+	}
+	/* Third buffer: m IRQs, then room for a header but not a trailer. */
+	m = (TRAILER_BUF - hdr - hdr) / nest;
+	room = TRAILER_BUF - hdr - (int)(m * nest);
+	if (room < hdr || room >= trailer) {
+		printf("layout: no IRQ count leaves between %d and %d bytes\n",
+		       hdr, trailer - 1);
+		return 2;
+	}
+	printf("plan: %u + %u + %u IRQs of %u bytes, then %d bytes for a %d-byte trailer\n",
+	       k1, k2, m, nest, room, trailer);
+
+	n = trailer_dump(stable, changing, k1 + k2 + m, cmd, r, 64);
+	if (n < 0)
+		return 1;
+	print_bufs("dump", r, n);
+	for (i = 0; i < n; i++)
+		intr |= r[i].intr;
+	if (n < 4 || r[2].irqs != m || r[2].trailer || !r[3].trailer) {
+		printf("layout: the dump did not go as planned\n");
+		return 2;
+	}
+	return intr ? 3 : 0;
 }
 
 /* ---- recording fixtures ---- */
@@ -272,12 +434,16 @@ int main(int argc, char **argv)
 		return run_fuzz(argc - 1, argv + 1);
 	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "dump-irqs"))
 		return dump_irqs(atoi(argv[2]), argc == 4 ? atoi(argv[3]) : 0);
+	if (argc == 5 && !strcmp(argv[1], "dump-trailer"))
+		return dump_trailer(strtoul(argv[2], NULL, 0),
+				    strtoul(argv[3], NULL, 0), argv[4]);
 	if (argc == 5 && !strcmp(argv[1], "record-dump"))
 		return record_dump(argv[2], strtoul(argv[3], NULL, 0), argv[4]);
 	if (argc == 4 && !strcmp(argv[1], "record-summary"))
 		return record_summary(atoi(argv[2]), argv[3]);
 	fprintf(stderr, "usage: nlraw cases [unpriv | subscribe] [-v] | "
 		"fuzz [-n COUNT] [-s SEED] [-t SECONDS] [-d SECONDS] | dump-irqs BYTES | "
+		"dump-trailer STABLE CHANGING CMD | "
 		"record-dump CMD FLAGS FILE | record-summary N FILE | boottime\n");
 	return 2;
 }

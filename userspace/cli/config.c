@@ -21,7 +21,7 @@ static const char config_usage_text[] =
 	"\n"
 	"The periodic summaries the kernel multicasts to subscribers (kstat\n"
 	"watch, kstat monitor): a sample every interval (TIME in milliseconds,\n"
-	"or with a unit: 250ms, 2s, 1m; 10ms to 1h), one\n"
+	"or with a unit: 250ms, 2s, 1m; 10ms to 60s), one\n"
 	"notification every batch samples, a full sample every keyframe\n"
 	"batches; the sections a sample carries, and whether IRQs come with\n"
 	"per-CPU counts.  \"set\" needs CAP_NET_ADMIN and applies from the next\n"
@@ -125,7 +125,7 @@ static int config_show(int argc, char **argv)
 
 /*
  * The sampling interval: bare milliseconds, as the kernel takes it.  The
- * kernel judges its range (10ms to 1h); the CLI only what fits its u32.
+ * kernel judges its range (10ms to 60s); the CLI only what fits its u32.
  */
 static const struct duration_spec config_interval = {
 	.bare_ns = MSEC_NS, .step_ns = MSEC_NS,

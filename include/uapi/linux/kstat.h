@@ -142,6 +142,8 @@
  *          the snapshot).  A subscriber therefore has complete state as
  *          soon as SUBSCRIBE is answered, however long the producer has
  *          been running, and the other subscribers pay nothing for it.
+ *          A producer whose samples fail (no memory) tries again at its
+ *          next tick, one interval later, not at each SUBSCRIBE.
  *          Errors: ENOTCONN when the group is empty ("join the "summary"
  *          multicast group first"), ESHUTDOWN while the module unloads,
  *          ENOBUFS when the sender's receive buffer cannot take the
@@ -178,26 +180,34 @@
  *   arch row and replaces the subscriber's state.  A delta carries only
  *   those whose count changed since the previous sample.  Keyframes come
  *   as the first sample of every config keyframe-th batch, whenever the
- *   generation changes (IRQ descriptors or online CPUs changed), when the
- *   sections or per-CPU setting change, and after the producer had to
- *   drop a sample.
- *   Every count in a sample is 64-bit and monotonic while the module is
- *   loaded:
+ *   generation changes (IRQ descriptors or online CPUs changed, in the
+ *   sections of the config: the IRQs of a cpu-only config are not even
+ *   read), when the sections or per-CPU setting change, and after the
+ *   producer had to drop a sample.
+ *   Every count in a sample is 64-bit and monotonic while the producer
+ *   runs with its section in the config:
  *   - an IRQ's count is extended from the kernel's 32-bit total: the
  *     producer adds (u32)(now - before) at every sample, which is exact
  *     as long as fewer than 2^32 interrupts of one IRQ happen between two
- *     samples.  The producer keys this state by descriptor, not by IRQ
- *     number: it holds a reference on every descriptor it tracks, so a
- *     descriptor freed and reallocated under the same number, even at the
- *     same address, is seen as new.  Its count then restarts from the new
+ *     samples (KSTAT_HORIZON_MS says how that is kept).  The producer
+ *     keys this state by descriptor, not by IRQ number: it holds a
+ *     reference on every descriptor it tracks, so a descriptor freed and
+ *     reallocated under the same number, even at the same address, is
+ *     seen as new.  Its count then restarts from the new
  *     descriptor's own count, and the generation changes;
  *   - softirq, arch and intr-sum counts are extended per CPU the same
  *     way, so they are exact as long as fewer than 2^32 events of one
  *     counter happen on one CPU between two samples.  They start from the
  *     values /proc shows when the producer starts and, unlike /proc, never
  *     drop when a per-CPU counter wraps;
- *   - a sample the producer fails to build or send changes nothing: the
- *     next delivered sample carries each increment exactly once.
+ *   - a sample the producer fails to build or send is lost (a seq gap)
+ *     but its reading becomes the base of the next one, which is a
+ *     keyframe: every count stays exact, and never ages past the
+ *     horizon while samples fail;
+ *   - the counts of a section start when it enters the config (or the
+ *     producer starts): a section outside the config is not read at all,
+ *     and one that comes back starts again from the kernel's counters,
+ *     in a keyframe.
  *   Per-CPU arrays in samples are the kernel's 32-bit counters.
  *   Sequence numbers are consecutive while the module is loaded: a gap
  *   means lost samples (the socket overran, or the producer could not
@@ -439,16 +449,37 @@ enum kstat_sections {
 #define KSTAT_SECTION_ALL \
 	(KSTAT_SECTION_CPU | KSTAT_SECTION_IRQ | KSTAT_SECTION_SOFTIRQ)
 
-/* Bounds of the summary configuration. */
+/*
+ * Bounds of the summary configuration.  The longest interval keeps every
+ * count exact: see KSTAT_HORIZON_MS.
+ */
 #define KSTAT_INTERVAL_MIN_MS	10
-#define KSTAT_INTERVAL_MAX_MS	3600000
+#define KSTAT_INTERVAL_MAX_MS	60000
+
+/*
+ * The increment horizon.  Summaries extend the kernel's 32-bit counters
+ * by adding (u32)(now - before) at every reading, and a delta carries an
+ * IRQ's increment as a __u32: both are exact as long as fewer than 2^32
+ * events of one counter happen between two readings.  The producer
+ * reads at every attempt, at most KSTAT_INTERVAL_MAX_MS apart (an attempt
+ * whose sample cannot be sent still reads, and the next sample is a
+ * keyframe), and never extends a count across more than KSTAT_HORIZON_MS
+ * (CLOCK_MONOTONIC: a suspend, in which counters stand still, does not
+ * count): when readings failed for that long (no memory), it starts its
+ * counts again from the kernel's, in a keyframe of a new generation.  So every
+ * count is exact up to 2^32 events of one counter in KSTAT_HORIZON_MS,
+ * about 35.8 million a second: per CPU for softirq and arch counters,
+ * per IRQ for IRQ totals (an IRQ is handled on one CPU at a time, except
+ * per-CPU IRQs, whose total sums every CPU's).
+ */
+#define KSTAT_HORIZON_MS	120000
 #define KSTAT_BATCH_MAX		64
 #define KSTAT_KEYFRAME_MAX	3600
 
 /* KSTAT_A_CONFIG: the summary producer's configuration. */
 enum kstat_config_attr {
 	KSTAT_A_CONFIG_UNSPEC,
-	KSTAT_A_CONFIG_INTERVAL_MS,	/* u32: sampling period, >= 10 */
+	KSTAT_A_CONFIG_INTERVAL_MS,	/* u32: sampling period, 10..60000 */
 	KSTAT_A_CONFIG_BATCH,		/* u32: samples per notification */
 	KSTAT_A_CONFIG_KEYFRAME,	/* u32: a full sample every N batches */
 	KSTAT_A_CONFIG_SECTIONS,	/* u32: KSTAT_SECTION_* */

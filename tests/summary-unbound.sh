@@ -1,0 +1,33 @@
+#!/bin/bash
+# Proves: the summary producer's work runs on an unbound workqueue
+# (events_unbound), not on the per-CPU system_wq ("events"), where a
+# multi-millisecond sample would hold up every other work item of its
+# CPU.  Read from the workqueue_queue_work tracepoint while a monitor
+# runs at 100 ms.
+# timeout: 120
+source tests/lib.sh
+require_kstat
+
+tr_=/sys/kernel/tracing
+[[ -e $tr_/events ]] || tr_=/sys/kernel/debug/tracing
+[[ -e $tr_/events/workqueue/workqueue_queue_work ]] ||
+	t_skip "no workqueue tracepoints (tracefs) in this kernel"
+ev=$tr_/events/workqueue/workqueue_queue_work
+trace_off() {
+	echo 0 > "$ev/enable"
+	echo > "$tr_/trace"
+}
+t_cleanup trace_off
+t_cleanup "$KSTAT" config set interval 1000 batch 1 keyframe 10
+
+"$KSTAT" config set interval 100
+echo > "$tr_/trace"
+echo 1 > "$ev/enable"
+timeout -s INT "$(t_scaled 10)" "$KSTAT" -j monitor count 10 >/dev/null
+echo 0 > "$ev/enable"
+grep kst_summary_work "$tr_/trace" >"$TMPDIR/q" || true
+n=$(wc -l <"$TMPDIR/q")
+t_log "$n queueings of kst_summary_work; first: $(head -n 1 "$TMPDIR/q")"
+((n > 0)) || t_fail "kst_summary_work was never seen queued"
+assert_no_match 'workqueue=events ' "$(cat "$TMPDIR/q")" "workqueue of kst_summary_work"
+assert_match 'workqueue=events_unbound ' "$(cat "$TMPDIR/q")" "workqueue of kst_summary_work"
