@@ -620,9 +620,12 @@ static int write_all(int fd, const char *p, size_t len)
 }
 
 /*
- * Write PATH.tmp.PID, fsync it and rename it over PATH: a reader sees the
- * old file or the new one, never a part.  0, or -1 after printing why
- * (once while the error lasts).
+ * Write PATH.tmp.PID and rename it over PATH: a reader sees the old file
+ * or the new one, never a part.  No fsync: the file is rewritten every
+ * sample and its content is only as good as that sample; after a crash
+ * of the machine the next sample writes it again, so forcing every
+ * rewrite to disk (a journal commit per sample) would buy nothing.  0, or
+ * -1 after printing why (once while the error lasts).
  */
 static int textfile_write(struct exporter *ex)
 {
@@ -639,7 +642,7 @@ static int textfile_write(struct exporter *ex)
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		goto fail_nofile;
-	if (write_all(fd, b->p, b->len) || fsync(fd))
+	if (write_all(fd, b->p, b->len))
 		err = errno;
 	if (close(fd) && !err)
 		err = errno;
@@ -757,108 +760,6 @@ static int listen_open(const char *spec, const struct sockaddr_storage *ss,
 	return -1;
 }
 
-/*
- * A NUL byte in a request gets 400 at once.  libmicrohttpd 0.9.75 (Debian
- * 12) cuts the request line and header values at a NUL and answers the
- * rest, and a NUL first on the request line makes it an "empty line" to
- * skip, so the client waits for the 10 s timeout.  Its plain-socket reads
- * go through recv(): this definition takes their place (the executable's
- * symbol comes first), reads with recvfrom() and checks each client's
- * bytes.  A NUL on a client with no response in flight gets a 400 written
- * here, then end-of-file for libmicrohttpd, which closes the connection.
- * Only fds that libmicrohttpd told us are its clients are checked.
- */
-enum { HTTP_FD_CLIENT = 1, HTTP_FD_BUSY = 2 };
-static unsigned char *http_fds;		/* by fd */
-static size_t nr_http_fds;
-
-static void http_fd_set(int fd, unsigned char flags, bool on)
-{
-	unsigned char *p;
-	size_t n;
-
-	if (fd < 0)
-		return;
-	if ((size_t)fd >= nr_http_fds) {
-		if (!on)
-			return;
-		n = nr_http_fds ? nr_http_fds : 256;
-		while (n <= (size_t)fd)
-			n *= 2;
-		p = realloc(http_fds, n);
-		if (!p)
-			return;		/* unchecked, as before */
-		memset(p + nr_http_fds, 0, n - nr_http_fds);
-		http_fds = p;
-		nr_http_fds = n;
-	}
-	if (on)
-		http_fds[fd] |= flags;
-	else
-		http_fds[fd] &= ~flags;
-}
-
-ssize_t recv(int fd, void *buf, size_t len, int flags);
-
-ssize_t recv(int fd, void *buf, size_t len, int flags)
-{
-	static const char bad[] =
-		"HTTP/1.1 400 Bad Request\r\n"
-		"Content-Type: text/plain; charset=utf-8\r\n"
-		"Content-Length: 16\r\nConnection: close\r\n\r\n"
-		"400 Bad Request\n";
-	ssize_t n = recvfrom(fd, buf, len, flags, NULL, NULL);
-
-	if (n <= 0 || fd < 0 || (size_t)fd >= nr_http_fds ||
-	    !(http_fds[fd] & HTTP_FD_CLIENT) || !memchr(buf, '\0', n))
-		return n;
-	/* If it cannot be sent at once (the client is gone): just close. */
-	if (!(http_fds[fd] & HTTP_FD_BUSY))
-		(void)!send(fd, bad, sizeof(bad) - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
-	shutdown(fd, SHUT_RDWR);
-	return 0;
-}
-
-static void on_connection(void *cls, struct MHD_Connection *conn,
-			  void **socket_ctx, enum MHD_ConnectionNotificationCode code)
-{
-	const union MHD_ConnectionInfo *ci;
-
-	(void)cls;
-	(void)socket_ctx;
-	ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-	if (!ci)
-		return;
-	http_fd_set(ci->connect_fd, HTTP_FD_CLIENT | HTTP_FD_BUSY, false);
-	if (code == MHD_CONNECTION_NOTIFY_STARTED)
-		http_fd_set(ci->connect_fd, HTTP_FD_CLIENT, true);
-}
-
-/* A response is in flight from queueing until libmicrohttpd completes it. */
-static void on_completed(void *cls, struct MHD_Connection *conn,
-			 void **req_ctx, enum MHD_RequestTerminationCode code)
-{
-	const union MHD_ConnectionInfo *ci;
-
-	(void)cls;
-	(void)req_ctx;
-	(void)code;
-	ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-	if (ci)
-		http_fd_set(ci->connect_fd, HTTP_FD_BUSY, false);
-}
-
-static enum MHD_Result queue(struct MHD_Connection *conn, unsigned int status,
-			     struct MHD_Response *r)
-{
-	const union MHD_ConnectionInfo *ci;
-
-	ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-	if (ci)
-		http_fd_set(ci->connect_fd, HTTP_FD_BUSY, true);
-	return MHD_queue_response(conn, status, r);
-}
-
 /* What one scrape holds until libmicrohttpd has sent it. */
 struct scrape {
 	struct body *body;		/* shared, one reference */
@@ -948,7 +849,7 @@ static enum MHD_Result reply_text(struct MHD_Connection *conn,
 				"text/plain; charset=utf-8");
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	ret = queue(conn, status, r);
+	ret = MHD_queue_response(conn, status, r);
 	MHD_destroy_response(r);
 	return ret;
 }
@@ -1017,7 +918,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
 				MHD_HTTP_HEADER_ACCEPT_ENCODING);
 	if (gz)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
-	ret = queue(conn, MHD_HTTP_OK, r);
+	ret = MHD_queue_response(conn, MHD_HTTP_OK, r);
 	MHD_destroy_response(r);
 	return ret;
 }
@@ -1057,8 +958,6 @@ static int http_start(struct exporter *ex, int lfd)
 				   (unsigned int)HTTP_TIMEOUT_S,
 				   MHD_OPTION_CONNECTION_MEMORY_LIMIT,
 				   (size_t)HTTP_CONN_MEMORY,
-				   MHD_OPTION_NOTIFY_CONNECTION, on_connection, NULL,
-				   MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
 				   MHD_OPTION_END);
 	if (!ex->mhd) {
 		close(lfd);
@@ -1194,7 +1093,6 @@ static void export_cleanup(struct exporter *ex)
 {
 	if (ex->mhd)
 		MHD_stop_daemon(ex->mhd);	/* closes the listening socket */
-	free(http_fds);
 	body_put(ex->cur);
 	sample_copy_free(&ex->snap);
 	irq_labels_free(&ex->meta.labels);
