@@ -34,6 +34,7 @@
 #include <microhttpd.h>
 #include <zlib.h>
 
+#include "export-counters.h"
 #include "irqlabels.h"
 #include "kstat.h"
 #include "print.h"
@@ -45,6 +46,7 @@
 #define HTTP_CONN_MEMORY (16 * 1024)	/* per connection: request head etc. */
 #define STALE_INTERVALS	3		/* no sample for this long: up 0 */
 #define NSEC_PER_SEC	((uint64_t)1000000000)
+#define GUARD_LOG_MS	(10 * 60 * 1000)	/* a counter held: one line per */
 
 static const char export_usage[] =
 	"Usage: kstat export prometheus [ --listen ADDR:PORT ] [ --textfile PATH ]\n"
@@ -266,7 +268,11 @@ static bool body_deflate(struct body *b)
 /* ---- the exporter ---- */
 
 struct exporter {
-	struct sample_copy snap;
+	struct sample_copy snap;	/* counters as exported (guard) */
+	struct counter_guard guard;
+	uint64_t guard_log_ms;		/* CLOCK_MONOTONIC of the last line */
+	uint64_t guard_quiet;		/* events since, not logged */
+	bool guard_logged;
 	struct meta meta;
 	uint64_t samples, lost;
 	bool oom;			/* a sample could not be copied */
@@ -302,6 +308,46 @@ static uint64_t clock_ns(clockid_t id)
 static uint64_t now_ms(void);
 
 /*
+ * A counter held or carried on (export-counters.h) is worth a line, but
+ * not one per sample: the first, then at most one per GUARD_LOG_MS with
+ * the number of events in between.  kstat_exporter_counter_*_total count
+ * them all.
+ */
+static void guard_log(struct exporter *ex)
+{
+	const struct counter_guard *g = &ex->guard;
+	const struct guard_event *e = &g->first;
+	uint64_t now = now_ms(), d = e->fall;
+	char id[32] = "";
+
+	if (!g->events)
+		return;
+	if (ex->guard_logged && now - ex->guard_log_ms < GUARD_LOG_MS) {
+		ex->guard_quiet += g->events;
+		return;
+	}
+	if (e->id >= 0)
+		snprintf(id, sizeof(id), " %lld", e->id);
+	if (e->step == MONO_HELD)
+		kstat_err("export: %s%s %s went back %" PRIu64 ".%06" PRIu64
+			  " ms: its last value is exported until it passes that"
+			  " (%" PRIu64 " more since the last such line)",
+			  e->what, id, e->mode ? e->mode : "", d / 1000000,
+			  d % 1000000, ex->guard_quiet + g->events - 1);
+	else
+		kstat_err("export: %s%s%s%s fell from %" PRIu64 " to %" PRIu64
+			  " (the kernel's counter restarted): exported from %"
+			  PRIu64 " on, growing with it (%" PRIu64
+			  " more since the last such line)",
+			  e->what, id, e->mode ? " " : "", e->mode ? e->mode : "",
+			  e->shown, e->raw, e->shown,
+			  ex->guard_quiet + g->events - 1);
+	ex->guard_logged = true;
+	ex->guard_log_ms = now;
+	ex->guard_quiet = 0;
+}
+
+/*
  * Samples come in batches of cfg.batch every cfg.batch * cfg.interval_ms:
  * none for STALE_INTERVALS such periods and the exporter says up 0.
  */
@@ -312,8 +358,10 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 			  (s->config.batch ? s->config.batch : 1);
 
 	ex->samples++;
-	if (sample_copy(&ex->snap, s))
+	if (sample_copy(&ex->snap, s) || guard_apply(&ex->guard, &ex->snap.s))
 		ex->oom = true;
+	else
+		guard_log(ex);
 	ex->stale_at_ms = now_ms() + STALE_INTERVALS * period;
 }
 
@@ -327,8 +375,9 @@ static void on_lost(uint64_t lost, enum kstat_lost_reason why, void *arg)
 {
 	struct exporter *ex = arg;
 
-	(void)why;
 	ex->lost += lost;
+	if (why == KSTAT_LOST_RELOAD)
+		guard_reset(&ex->guard);	/* the counters restart */
 }
 
 /*
@@ -345,6 +394,7 @@ static void on_family(int present, void *arg)
 	ex->data_valid = false;
 	ex->meta.loaded = false;
 	ex->file_due = true;
+	guard_reset(&ex->guard);	/* a new module's counters restart */
 }
 
 /* ---- rendering ---- */
@@ -436,22 +486,27 @@ static void put_irq_labels(struct buf *b, const struct meta *m, uint32_t irq)
 	buf_write(b, "\"}", 2);
 }
 
-static void render_irq_percpu(struct buf *b, const struct kstat_sample *n)
+/* From the guard: the kernel's 32-bit counts, extended to 64 bits. */
+static void render_irq_percpu(struct buf *b, const struct kstat_sample *n,
+			      const struct counter_guard *g)
 {
 	static const char name[] = "kstat_interrupts_cpu_total";
+	const uint64_t *pc;
 	uint32_t c;
 	size_t i;
 
 	family(b, name, "counter",
-	       "Interrupts per IRQ and CPU (the kernel's 32-bit per-CPU counters).");
-	for (i = 0; i < n->nr_irqs; i++)
-		for (c = 0; c < n->irqs[i].nr_percpu; c++)
-			buf_printf(b, "%s{type=\"%u\",cpu=\"%u\"} %u\n", name,
-				   n->irqs[i].irq, c, n->irqs[i].percpu[c]);
+	       "Interrupts per IRQ and CPU (the kernel's 32-bit per-CPU counters, wraps carried).");
+	for (i = 0; i < n->nr_irqs; i++) {
+		pc = guard_percpu(g, i);
+		for (c = 0; pc && c < n->irqs[i].nr_percpu; c++)
+			buf_printf(b, "%s{type=\"%u\",cpu=\"%u\"} %" PRIu64 "\n",
+				   name, n->irqs[i].irq, c, pc[c]);
+	}
 }
 
 static void render_irqs(struct buf *b, const struct kstat_sample *n,
-			const struct meta *m)
+			const struct meta *m, const struct counter_guard *g)
 {
 	size_t i;
 
@@ -463,7 +518,7 @@ static void render_irqs(struct buf *b, const struct kstat_sample *n,
 		buf_printf(b, " %" PRIu64 "\n", n->irqs[i].count);
 	}
 	if (n->config.percpu)
-		render_irq_percpu(b, n);
+		render_irq_percpu(b, n, g);
 	family(b, "kstat_arch_interrupts_total", "counter",
 	       "Architecture interrupt counters (x86: NMI, LOC, ...), all CPUs together.");
 	for (i = 0; i < n->nr_arch; i++) {
@@ -532,7 +587,7 @@ static const struct body *metrics_body(struct exporter *ex)
 	if (show && (n->config.sections & KSTAT_SECTION_CPU))
 		render_cpus(&b->text, n);
 	if (show && (n->config.sections & KSTAT_SECTION_IRQ))
-		render_irqs(&b->text, n, &ex->meta);
+		render_irqs(&b->text, n, &ex->meta, &ex->guard);
 	if (show && (n->config.sections & KSTAT_SECTION_SOFTIRQ))
 		render_softirqs(&b->text, n);
 	if (b->text.oom) {
@@ -568,6 +623,14 @@ static void render_health(struct buf *b, const struct exporter *ex)
 	family(b, "kstat_exporter_samples_lost_total", "counter",
 	       "Summary samples lost (sequence gaps, socket overruns, broken batches).");
 	buf_printf(b, "kstat_exporter_samples_lost_total %" PRIu64 "\n", ex->lost);
+	family(b, "kstat_exporter_counter_holds_total", "counter",
+	       "Times a CPU time fell a little (the kernel's idle accounting) and its last value was exported instead.");
+	buf_printf(b, "kstat_exporter_counter_holds_total %" PRIu64 "\n",
+		   ex->guard.held);
+	family(b, "kstat_exporter_counter_restarts_total", "counter",
+	       "Times a counter fell further (it restarted) and was exported from its last value on.");
+	buf_printf(b, "kstat_exporter_counter_restarts_total %" PRIu64 "\n",
+		   ex->guard.carried);
 	if (!c->valid)
 		return;
 	now = clock_ns(CLOCK_BOOTTIME);
@@ -1095,6 +1158,7 @@ static void export_cleanup(struct exporter *ex)
 		MHD_stop_daemon(ex->mhd);	/* closes the listening socket */
 	body_put(ex->cur);
 	sample_copy_free(&ex->snap);
+	guard_free(&ex->guard);
 	irq_labels_free(&ex->meta.labels);
 	buf_free(&ex->file);
 }

@@ -13,7 +13,7 @@ failed=0
 # which make would take as up to date), so that build is left alone.
 mkdir -p "$build/lib" "$build/tests" "$build/cli"
 cp lib/*.c lib/*.h lib/*.map lib/*.pc.in "$build/lib/"
-cp cli/json_print.[ch] cli/print.[ch] cli/utils.[ch] "$build/cli/"	# test_json_print, test_print
+cp cli/json_print.[ch] cli/print.[ch] cli/utils.[ch] cli/export-counters.[ch] "$build/cli/"	# test_json_print, test_print, test_export_counters
 cp tests/*.c tests/*.h "$build/tests/"
 cp Makefile "$build/"
 if make -s -C "$build" tests UAPI_DIR="$PWD/../include/uapi" \
