@@ -4,8 +4,9 @@
 
   http_load.py idle URL N ADDRS    N idle connections (no byte sent) from
                                    ADDRS source addresses of 127.0.1.0/24..
-                                   (ADDRS=1: all from 127.0.0.2), then one
-                                   timed scrape from 127.0.0.1; print
+                                   (ADDRS=1: all from 127.0.0.2; ADDRS=0:
+                                   all from 127.0.0.1, the scraper's), then
+                                   one timed scrape from 127.0.0.1; print
                                    {"idle","scrape_s","status","parsed"}
   http_load.py noread URL N PID    N clients (each from its own address)
                                    send GET and never read; print PID's
@@ -41,6 +42,8 @@ def hostport(url):
 
 
 def source(i, addrs):
+    if addrs == 0:
+        return "127.0.0.1"      # the scraper's own address
     if addrs == 1:
         return "127.0.0.2"
     return "127.0.%d.%d" % (1 + i // 250, 1 + i % 250)
