@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The exporter's counters never go back: see export-counters.h.
- * Self-contained (libkstat.h's types only), so that the host unit test
- * userspace/tests/test_export_counters links this file alone.
+ * Needs only libkstat (its types, kstat_cputime_name()), so that the host
+ * unit test userspace/tests/test_export_counters links this file alone.
  */
 #include <stdlib.h>
 #include <string.h>
