@@ -46,6 +46,7 @@ PACKAGES=(
 	tmux				# tests/top.sh drives kstat top in a pane
 	abigail-tools			# abidw/abidiff: the libkstat ABI check
 	file				# run-guest.sh reads kernel image versions
+	strace				# tests/export-textfile.sh: no fsync per rewrite
 )
 
 # Optional kernels: --kernel NAME adds these packages.

@@ -7,6 +7,9 @@
 # CPU seconds and softirq counts are bracketed by GETs taken before and
 # after (the sample provably newer than the first GET); 100 concurrent
 # scrapes all get 200 and parse while a half-sent request stays open;
+# a page is rendered only for a scrape, at most once per sample
+# (kstat_exporter_renders_total: none while samples arrive unscraped,
+# one for two scrapes of one sample);
 # other paths get 404, POST 405, HEAD 200 without a body; SIGTERM exits 0
 # within 2 s and closes the port.
 # timeout: 120
@@ -127,6 +130,32 @@ bad=$(awk -v hz="$hz" '
 	}' <(echo "$stat0") <(echo "$stat1") <(echo "$scraped"))
 assert_eq '' "$bad" "exported counters outside their kstat stat brackets"
 t_log "kstat stat brackets hold (USER_HZ $hz)"
+
+# A page is rendered only when a scrape asks for it, at most once per
+# sample: samples arriving (100 ms) with no scrape render nothing, and
+# two scrapes of one sample render once.
+metric() { awk -v m="$1" '$1 == m { print $2 }' <<<"$2"; }
+p1=$(fetch)
+sleep 1
+p2=$(fetch)
+s1=$(metric kstat_exporter_samples_total "$p1") s2=$(metric kstat_exporter_samples_total "$p2")
+r1=$(metric kstat_exporter_renders_total "$p1") r2=$(metric kstat_exporter_renders_total "$p2")
+t_log "between two scrapes 1 s apart: $((s2 - s1)) samples, $((r2 - r1)) renders"
+((s2 - s1 >= 3)) || t_fail "only $((s2 - s1)) samples in 1 s at 100 ms"
+assert_eq 1 "$((r2 - r1))" "renders between two scrapes (the second scrape's own)"
+"$KSTAT" config set interval 3000 batch 1
+slow() { [[ $(metric kstat_exporter_interval_seconds "$(fetch)") == 3.000 ]]; }
+wait_until 10 slow
+for try in 1 2 3; do
+	p1=$(fetch)
+	p2=$(fetch)
+	[[ $(metric kstat_exporter_last_sample_seq "$p1") == "$(metric kstat_exporter_last_sample_seq "$p2")" ]] && break
+done
+assert_eq "$(metric kstat_exporter_last_sample_seq "$p1")" "$(metric kstat_exporter_last_sample_seq "$p2")" \
+	"sample of two scrapes in a row (3 s interval, try $try)"
+assert_eq "$(metric kstat_exporter_renders_total "$p1")" "$(metric kstat_exporter_renders_total "$p2")" \
+	"renders after two scrapes of one sample"
+"$KSTAT" config set interval 100 batch 1
 
 code() { curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$@"; }
 assert_eq 404 "$(code "http://127.0.0.1:$PORT/")" "status of /"

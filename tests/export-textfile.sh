@@ -4,12 +4,13 @@
 # rewrites it every 100 ms never sees a partial file (every read parses
 # with the Prometheus parser) and sees nearly every sample's seq; the file
 # carries the synthetic IRQ's exact count, the same as a scrape of the
-# HTTP mode running in the same process; SIGTERM exits 0 and leaves no
-# temporary file.
+# HTTP mode running in the same process; the rewrites are renamed into
+# place without an fsync (strace for 4 s: renames, no fsync/fdatasync);
+# SIGTERM exits 0 and leaves no temporary file.
 # timeout: 120
 # leave-out: userspace-only
 source tests/lib.sh
-require_cmd jq curl
+require_cmd jq curl strace
 PY=/usr/bin/python3
 CHECK=$KSTAT_ROOT/tests/helpers/prom_check.py
 require_py_package prometheus_client python3-prometheus-client
@@ -57,6 +58,21 @@ span=$(jq '.last - .first + 1' <<<"$w")
 ((seqs * 10 >= span * 7)) ||
 	t_fail "the reader saw $seqs distinct samples of $span: not one file per sample"
 assert_eq 777 "$(count_of "$a" "$w")" "IRQ $a in the parsed textfile"
+
+# No fsync per sample: a rewrite is a write and a rename, nothing more.
+strace -q -p "$pid" -e trace=fsync,fdatasync,sync_file_range,rename,renameat,renameat2 \
+	-o "$TMPDIR/strace.out" &
+spid=$!
+t_cleanup t_kill $spid
+sleep 4
+kill -INT "$spid"
+wait "$spid" 2>/dev/null || true
+renames=$(grep -c rename "$TMPDIR/strace.out" || true)
+syncs=$(grep -cE '^(fsync|fdatasync|sync_file_range)\(' "$TMPDIR/strace.out" || true)
+t_log "traced for 4 s: $renames renames, $syncs fsyncs"
+# (under TCG, attaching takes a while and tracing slows the exporter)
+((renames >= 2)) || t_fail "only $renames renames of the textfile traced in 4 s at 100 ms"
+assert_eq 0 "$syncs" "fsync calls while rewriting the textfile"
 
 t_term "$pid" 2
 assert_eq 0 "$T_RC" "exit status after SIGTERM"

@@ -13,9 +13,10 @@ failed=0
 # which make would take as up to date), so that build is left alone.
 mkdir -p "$build/lib" "$build/tests" "$build/cli"
 cp lib/*.c lib/*.h lib/*.map lib/*.pc.in "$build/lib/"
-# test_json_print, test_print, test_cli_numbers; test_rates, test_frame_due
+# test_json_print, test_print, test_cli_numbers; test_rates, test_frame_due;
+# test_export_counters
 cp cli/json_print.[ch] cli/print.[ch] cli/utils.[ch] cli/rates.[ch] cli/sample.[ch] \
-   cli/irqlabels.[ch] cli/kstat.h "$build/cli/"
+   cli/irqlabels.[ch] cli/kstat.h cli/export-counters.[ch] "$build/cli/"
 cp tests/*.c tests/*.h "$build/tests/"
 cp Makefile "$build/"
 if make -s -C "$build" tests UAPI_DIR="$PWD/../include/uapi" \
