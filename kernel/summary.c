@@ -194,8 +194,9 @@ static void kst_discard(struct kst_producer *p)
 	kst_discard_sections(p, kst_nr_sections);
 }
 
-/* Read every counter into *cur; *new_gen: a section was renewed. */
-static int kst_collect(struct kst_producer *p, bool *new_gen)
+/* Read every counter into *cur for @cfg; *new_gen: a section was renewed. */
+static int kst_collect(struct kst_producer *p, const struct kst_config *cfg,
+		       bool *new_gen)
 {
 	bool renewed;
 	unsigned int i;
@@ -204,7 +205,8 @@ static int kst_collect(struct kst_producer *p, bool *new_gen)
 	*new_gen = false;
 	for (i = 0; i < kst_nr_sections; i++) {
 		err = kst_sections[i]->collect(p->cur->state[i],
-					       kst_last_state(p, i), &renewed);
+					       kst_last_state(p, i), cfg,
+					       &renewed);
 		if (err) {
 			kst_discard_sections(p, i);
 			return err;
@@ -303,7 +305,7 @@ static void kst_sample_take(struct kst_producer *p,
 	p->cur->seq = kst_next_seq++;
 	p->cur->ts = ktime_get_boottime_ns();
 
-	err = kst_collect(p, &new_gen);
+	err = kst_collect(p, &cfg, &new_gen);
 	if (err) {
 		kst_batch_drop(p);	/* *cur is incomplete: nothing pinned */
 		t->failed = true;

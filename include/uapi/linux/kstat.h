@@ -7,12 +7,15 @@
  *
  * Family
  * ======
- * Generic netlink family "kstat" (KSTAT_FAMILY_NAME), version 2.  The
+ * Generic netlink family "kstat" (KSTAT_FAMILY_NAME), version 3.  The
  * version is the wire format's: it changes when a reply or sample would
  * no longer mean to an older client what it meant (version 2 packed IRQ
  * totals and cputime, which version 1 clients would skip as unknown
- * attributes), and a client should refuse a version it does not know
- * (libkstat does, with an error saying so).  Requests
+ * attributes; version 3 sends IRQs' per-CPU counts as records, see
+ * "Per-CPU records", where version 2 sent KSTAT_A_IRQ_PERCPU arrays: a
+ * version 2 client would skip them and show no per-CPU counts at all),
+ * and a client should refuse a version it does not know (libkstat does,
+ * with an error saying so).  Requests
  * are validated strictly: reserved genl header bytes must be zero, unknown
  * attributes and unknown nlmsg flags are rejected, every attribute has an
  * exact type and length, and every rejection carries an extended-ACK message
@@ -169,10 +172,10 @@
  *     the rows are in ascending CPU id across the nests of a sample, and
  *     the sum comes after the last row;
  *   - softirq: KSTAT_A_SAMPLE_SOFTIRQ nests;
- *   - irq: with the config's per-CPU counts, KSTAT_A_SAMPLE_IRQ nests
- *     (with KSTAT_A_IRQ_PERCPU); without, KSTAT_A_SAMPLE_IRQS chunks,
- *     dense in keyframes and incremental in deltas (the increment is
- *     added to the count the subscriber holds); KSTAT_A_SAMPLE_ARCH nests (name and count; the
+ *   - irq: KSTAT_A_SAMPLE_IRQS chunks, dense in keyframes and
+ *     incremental in deltas (the increment is added to the count the
+ *     subscriber holds), with the config's per-CPU counts a per-CPU
+ *     record for each IRQ in them; KSTAT_A_SAMPLE_ARCH nests (name and count; the
  *     description in keyframes only), KSTAT_A_SAMPLE_INTR_SUM.
  *   A keyframe (KSTAT_A_SAMPLE_KEYFRAME) carries every IRQ, vector and
  *   arch row and replaces the subscriber's state.  A delta carries only
@@ -198,7 +201,9 @@
  *     drop when a per-CPU counter wraps;
  *   - a sample the producer fails to build or send changes nothing: the
  *     next delivered sample carries each increment exactly once.
- *   Per-CPU arrays in samples are the kernel's 32-bit counters.
+ *   Per-CPU counts in samples are the kernel's 32-bit counters, read
+ *   when the sample is taken, in the same pass as the IRQ's count: they
+ *   sum to it modulo 2^32.
  *   Sequence numbers are consecutive while the module is loaded: a gap
  *   means lost samples (the socket overran, or the producer could not
  *   build a sample, counted in KSTAT_A_STATS_ALLOC_FAILURES).  After a
@@ -221,7 +226,7 @@
 #define _UAPI_LINUX_KSTAT_H
 
 #define KSTAT_FAMILY_NAME		"kstat"
-#define KSTAT_FAMILY_VERSION		2
+#define KSTAT_FAMILY_VERSION		3
 
 /* Multicast group for periodic summaries (see the summary commands). */
 #define KSTAT_MCGRP_SUMMARY_NAME	"summary"
@@ -383,10 +388,23 @@ enum kstat_irq_attr {
  *   below 2^32 by construction: the producer extends a count by adding
  *   (u32)(now - before) of the kernel's 32-bit total, and an IRQ whose
  *   descriptor changed makes the sample a keyframe.
+ * With per-CPU counts (KSTAT_F_PERCPU dumps without KSTAT_F_META, and
+ * samples of a config with percpu) a chunk also has NR_CPUS, the length
+ * of the per-CPU arrays, and CPUS, one per-CPU record per IRQ, in the
+ * chunk's order (see "Per-CPU records"; in a delta a record comes with
+ * each IRQ that moved).  Such a chunk may cover fewer IRQs, so that it
+ * stays small.
  * Arrays are in host byte order and only 4-byte aligned: copy __u64s out.
  * A chunk whose arrays disagree in length is corrupt.
  */
 #define KSTAT_IRQS_CHUNK_MAX	256
+
+/* The header word of a per-CPU record (see "Per-CPU records" above). */
+#define KSTAT_CPUS_KIND		0xc0000000U
+#define KSTAT_CPUS_VALUE	0x3fffffffU
+#define KSTAT_CPUS_PAIRS	0x00000000U
+#define KSTAT_CPUS_ONE		0x40000000U
+#define KSTAT_CPUS_DENSE	0x80000000U
 
 enum kstat_irqs_attr {
 	KSTAT_A_IRQS_UNSPEC,
@@ -395,6 +413,10 @@ enum kstat_irqs_attr {
 	KSTAT_A_IRQS_COUNTS,	/* binary: __u64[], one per IRQ */
 	KSTAT_A_IRQS_IDS,	/* binary: __u32[], IRQ numbers */
 	KSTAT_A_IRQS_INCREMENTS,	/* binary: __u32[], one per id (deltas) */
+	KSTAT_A_IRQS_NR_CPUS,	/* u32: length of the per-CPU arrays */
+	KSTAT_A_IRQS_CPUS,	/* binary: __u32[], one per-CPU record per
+				 * IRQ of the chunk, in its order
+				 */
 
 	__KSTAT_A_IRQS_MAX,
 	KSTAT_A_IRQS_MAX = __KSTAT_A_IRQS_MAX - 1
