@@ -103,13 +103,13 @@ static unsigned int kst_rec_words(const u32 *rec)
 static u32 kst_rec_read(struct irq_desc *desc, unsigned int first,
 			unsigned int nr, u32 *rec)
 {
-	unsigned int cpu, k = 0;
+	unsigned int cpu, k = 0, end = min(first + nr, nr_cpu_ids);
 	u32 v, sum = 0;
 
-	cpu = first ? cpumask_next(first - 1, cpu_possible_mask) :
-		      cpumask_first(cpu_possible_mask);
-	for (; desc->kstat_irqs && cpu < first + nr && cpu < nr_cpu_ids;
-	     cpu = cpumask_next(cpu, cpu_possible_mask)) {
+	/* cpu_possible() is a bit test; cpumask_next() a call per CPU */
+	for (cpu = first; desc->kstat_irqs && cpu < end; cpu++) {
+		if (!cpu_possible(cpu))
+			continue;
 		v = kst_desc_cpu_count(desc, cpu);
 		if (!v)
 			continue;
@@ -147,10 +147,92 @@ static unsigned int kst_rec_finish(u32 *rec, unsigned int nr, u32 count,
 	return 1 + nr;
 }
 
+/* The sum of @nr counts, wrapping at 2^32 as the kernel's. */
+static u32 kst_row_sum(const u32 *row, unsigned int nr)
+{
+	unsigned int i;
+	u32 sum = 0;
+
+	for (i = 0; i < nr; i++)
+		sum += row[i];
+	return sum;
+}
+
 /* Does @sel cover every CPU id?  Then an IRQ's count is its records' sum. */
 static bool kst_sel_all(const struct kst_sel *sel)
 {
 	return !sel->cpu_first && sel->cpu_last == nr_cpu_ids - 1;
+}
+
+/*
+ * A nest's record, from the dense row @row of @nr counts a snapshot read:
+ * the same forms as kst_rec_finish() picks.  Into @out when not NULL;
+ * returns its words.
+ */
+static unsigned int kst_row_rec(const u32 *row, unsigned int nr, u32 count,
+				u32 *out)
+{
+	unsigned int i, k = 0, one = 0;
+
+	for (i = 0; i < nr; i++)
+		if (row[i]) {
+			k++;
+			one = i;
+		}
+	if (k == 1 && row[one] == count) {
+		if (out)
+			out[0] = KSTAT_CPUS_ONE | one;
+		return 1;
+	}
+	if (nr < 2 * k) {
+		if (out) {
+			out[0] = KSTAT_CPUS_DENSE | nr;
+			memcpy(out + 1, row, nr * sizeof(u32));
+		}
+		return 1 + nr;
+	}
+	for (i = 0, k = 0; out && i < nr; i++)
+		if (row[i]) {
+			out[1 + 2 * k] = i;
+			out[2 + 2 * k++] = row[i];
+		}
+	if (out)
+		out[0] = KSTAT_CPUS_PAIRS | k;
+	return 1 + 2 * k;
+}
+
+/* Bytes of a nest's record with its length, or 0 if the array is smaller. */
+static size_t kst_nest_rec_size(const struct kst_irq_snap *snap,
+				const struct kst_sel *sel)
+{
+	unsigned int nr = kst_sel_nr_cpus(sel);
+	size_t rec = nla_total_size(sizeof(u32)) +
+		     nla_total_size(kst_row_rec(snap->percpu, nr,
+						(u32)snap->count, NULL) *
+				    sizeof(u32));
+
+	return rec < nla_total_size(nr * sizeof(u32)) ? rec : 0;
+}
+
+/* A nest's per-CPU counts: a record where smaller, else the array. */
+static int kst_nest_percpu_put(struct sk_buff *skb,
+			       const struct kst_irq_snap *snap,
+			       const struct kst_sel *sel)
+{
+	unsigned int nr = kst_sel_nr_cpus(sel), words;
+	struct nlattr *attr;
+
+	if (!kst_nest_rec_size(snap, sel))
+		return nla_put(skb, KSTAT_A_IRQ_PERCPU, nr * sizeof(u32),
+			       snap->percpu);
+	words = kst_row_rec(snap->percpu, nr, (u32)snap->count, NULL);
+	if (nla_put_u32(skb, KSTAT_A_IRQ_NR_CPUS, nr))
+		return -EMSGSIZE;
+	attr = nla_reserve(skb, KSTAT_A_IRQ_CPUS, words * sizeof(u32));
+	if (!attr)
+		return -EMSGSIZE;
+	kst_row_rec(snap->percpu, nr, (u32)snap->count, nla_data(attr));
+	return 0;
 }
 
 static void kst_copy_actions(struct irq_desc *desc,
@@ -203,6 +285,9 @@ static void kst_desc_snapshot(struct irq_desc *desc, unsigned int irq,
 	snap->count = kst_desc_count(desc);
 	if (sel->flags & KSTAT_F_PERCPU)
 		kst_desc_percpu(desc, sel, snap->percpu);
+	/* over every CPU id, the count is the counts' sum: one reading */
+	if ((sel->flags & KSTAT_F_PERCPU) && kst_sel_all(sel))
+		snap->count = kst_row_sum(snap->percpu, kst_sel_nr_cpus(sel));
 	if (sel->flags & KSTAT_F_META)
 		kst_desc_meta(desc, snap);
 }
@@ -239,7 +324,7 @@ size_t kst_irq_size(const struct kst_irq_snap *snap,
 	const char *p = snap->actions;
 
 	if (sel->flags & KSTAT_F_PERCPU)
-		size += kst_percpu_size(sel);
+		size += kst_nest_rec_size(snap, sel) ?: kst_percpu_size(sel);
 	if (!(sel->flags & KSTAT_F_META))
 		return size;
 
@@ -319,9 +404,7 @@ int kst_irq_fill(struct sk_buff *skb, int type,
 	    nla_put_u64_64bit(skb, KSTAT_A_IRQ_COUNT, snap->count,
 			      KSTAT_A_IRQ_PAD))
 		goto cancel;
-	if ((sel->flags & KSTAT_F_PERCPU) &&
-	    nla_put(skb, KSTAT_A_IRQ_PERCPU,
-		    kst_sel_nr_cpus(sel) * sizeof(u32), snap->percpu))
+	if ((sel->flags & KSTAT_F_PERCPU) && kst_nest_percpu_put(skb, snap, sel))
 		goto cancel;
 	if ((sel->flags & KSTAT_F_META) && kst_irq_fill_meta(skb, snap))
 		goto cancel;
@@ -345,6 +428,13 @@ cancel:
  * record may add up to one array's worth.
  */
 #define KST_CHUNK_WORDS	1024
+/*
+ * A dump's chunks with records are smaller still: at most this many IRQs
+ * and record words (and the last record), so that the largest is below
+ * the largest IRQ nest and a dump's buffer need not grow for them.
+ */
+#define KST_DUMP_CHUNK_PCPU	32
+#define KST_DUMP_CHUNK_WORDS	96
 
 struct kst_irqs_chunk {
 	u32 first;			/* dense: IRQ number of bit 0 */
@@ -354,6 +444,7 @@ struct kst_irqs_chunk {
 	bool incremental;		/* incs[] instead of counts[] */
 	u32 nr_cpus;			/* per-CPU records' arrays, 0: none */
 	u32 nr_words;			/* in recs[] */
+	u32 max_nr, max_words;		/* full at either, with records */
 	u32 *recs;			/* a record per IRQ, with nr_cpus */
 	u8 present[KST_CHUNK / 8];
 	u32 ids[KST_CHUNK];
@@ -398,7 +489,8 @@ static void kst_chunk_add_inc(struct kst_irqs_chunk *c, u32 irq, u32 inc)
 static bool kst_chunk_full(const struct kst_irqs_chunk *c)
 {
 	return c->nr == KST_CHUNK ||
-	       (c->nr_cpus && c->nr_words >= KST_CHUNK_WORDS);
+	       (c->nr_cpus &&
+		(c->nr >= c->max_nr || c->nr_words >= c->max_words));
 }
 
 static int kst_chunk_put(struct sk_buff *skb, int type,
@@ -450,6 +542,8 @@ static struct kst_irqs_chunk *kst_chunk_alloc(unsigned int nr_cpus)
 	if (!c || !nr_cpus)
 		return c;
 	c->nr_cpus = nr_cpus;
+	c->max_nr = KST_CHUNK;
+	c->max_words = KST_CHUNK_WORDS;
 	c->recs = kvmalloc_array(KST_CHUNK_WORDS + kst_rec_max_words(nr_cpus),
 				 sizeof(u32), GFP_KERNEL);
 	if (!c->recs) {
@@ -645,7 +739,11 @@ static int kst_irq_dump_prepare(void *data, struct nlattr **tb,
 		return 0;
 	r->chunk = kst_chunk_alloc(sel->flags & KSTAT_F_PERCPU ?
 				   kst_sel_nr_cpus(sel) : 0);
-	return r->chunk ? 0 : -ENOMEM;
+	if (!r->chunk)
+		return -ENOMEM;
+	r->chunk->max_nr = KST_DUMP_CHUNK_PCPU;
+	r->chunk->max_words = KST_DUMP_CHUNK_WORDS;
+	return 0;
 }
 
 /* The selected IRQ number at @pos, or false past the selection's end. */
@@ -866,21 +964,27 @@ static int kst_irq_dump(struct kst_dump *d, void *data)
 }
 
 /*
- * The largest chunk: full, dense (its first IRQ and bitmap) or listed
- * (an id per IRQ, the bigger), with a count per IRQ, and per-CPU
- * records up to the chunk's budget and one array more.
+ * The largest chunk of @nr IRQs: dense (its first IRQ and bitmap) or
+ * listed (an id per IRQ, the bigger), with a count per IRQ, and with
+ * @words of per-CPU records (and the last record, up to an array).
  */
-static size_t kst_chunk_max_size(void)
+static size_t kst_chunk_size(unsigned int nr, unsigned int words)
 {
 	size_t dense = nla_total_size(sizeof(u32)) +
 		       nla_total_size(KST_CHUNK / 8);
-	size_t listed = nla_total_size(KST_CHUNK * sizeof(u32));
-	size_t recs = nla_total_size(sizeof(u32)) +
-		      nla_total_size((KST_CHUNK_WORDS + nr_cpu_ids) *
-				     sizeof(u32));
+	size_t listed = nla_total_size(nr * sizeof(u32));
+	size_t recs = !words ? 0 : nla_total_size(sizeof(u32)) +
+		      nla_total_size((words + nr_cpu_ids) * sizeof(u32));
 
 	return nla_total_size(0) + max(dense, listed) +
-	       nla_total_size(KST_CHUNK * sizeof(u64)) + recs;
+	       nla_total_size(nr * sizeof(u64)) + recs;
+}
+
+/* A dump's largest chunk: totals only, or with per-CPU records. */
+static size_t kst_chunk_max_size(void)
+{
+	return max(kst_chunk_size(KST_CHUNK, 0),
+		   kst_chunk_size(KST_DUMP_CHUNK_PCPU, KST_DUMP_CHUNK_WORDS));
 }
 
 static size_t kst_irq_nest_max_size(void)

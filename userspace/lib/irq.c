@@ -31,9 +31,22 @@ static int add_action(struct kstat_irq *q, const struct nlattr *a)
 	return 0;
 }
 
+static size_t rec_check(const char *p, size_t avail, uint32_t nr_cpus);
+static int percpu_from_rec(struct kstat_irq *q, const char *rec,
+			   uint32_t nr_cpus, uint32_t count);
+
+/* What a nest's attributes left to do once all are read. */
+struct irq_nest {
+	int seen;			/* 1 id, 2 count, 4 nr_cpus */
+	uint32_t nr_cpus;
+	const struct nlattr *cpus;	/* a per-CPU record */
+};
+
 static int parse_irq_attr(const struct nlattr *a, struct kstat_irq *q,
-			  int *seen)
+			  struct irq_nest *n)
 {
+	int *seen = &n->seen;
+
 	uint8_t level = 0;
 	int err;
 
@@ -59,24 +72,46 @@ static int parse_irq_attr(const struct nlattr *a, struct kstat_irq *q,
 		return kstat_get_str(a, &q->name);
 	case KSTAT_A_IRQ_ACTION:
 		return add_action(q, a);
+	case KSTAT_A_IRQ_NR_CPUS:
+		*seen |= 4;
+		return kstat_get_u32(a, &n->nr_cpus);
+	case KSTAT_A_IRQ_CPUS:
+		n->cpus = a;
+		return 0;
 	default:
 		return 0;	/* newer kernel: skip */
 	}
 }
 
+/* A nest's record, once its count and the arrays' length are known. */
+static int irq_nest_record(struct kstat_irq *q, const struct irq_nest *n)
+{
+	size_t words = kattr_len(n->cpus) / sizeof(uint32_t);
+
+	if (!(n->seen & 4) || !n->nr_cpus || n->nr_cpus > (1u << 20) ||
+	    kattr_len(n->cpus) % sizeof(uint32_t) || !words ||
+	    rec_check(kattr_data(n->cpus), words, n->nr_cpus) != words)
+		return -EBADMSG;
+	return percpu_from_rec(q, kattr_data(n->cpus), n->nr_cpus,
+			       (uint32_t)q->count);
+}
+
 /* One IRQ nest into @q (zeroed by the caller). */
 int kstat_parse_irq_nest(const struct nlattr *nest, struct kstat_irq *q)
 {
+	struct irq_nest n = { 0 };
 	const struct nlattr *a;
-	int rem, err, seen = 0;
+	int rem, err;
 
 	kattr_for_each_nested(a, nest, rem) {
-		err = parse_irq_attr(a, q, &seen);
+		err = parse_irq_attr(a, q, &n);
 		if (err)
 			return err;
 	}
 	/* id and count are required; leftover bytes are corruption */
-	return seen == 3 && rem <= 0 ? 0 : -EBADMSG;
+	if ((n.seen & 3) != 3 || rem > 0)
+		return -EBADMSG;
+	return n.cpus ? irq_nest_record(q, &n) : 0;
 }
 
 void kstat_irq_free(struct kstat_irq *q)
@@ -174,7 +209,7 @@ struct irqs_chunk {
  * The most CPU ids a per-CPU array may span: far above any kernel's
  * NR_CPUS (8192), low enough that a corrupt length allocates little.
  */
-#define NR_CPUS_MAX	(1u << 20)
+#define NR_CPUS_MAX	(1u << 20)	/* as irq_nest_record()'s */
 
 /* The __u32 word @i of @p (attribute data is only 4-byte aligned). */
 static inline uint32_t word_at(const char *p, size_t i)

@@ -224,6 +224,57 @@ static void test_irqs_records(void)
 	nlmsg_free(m);
 }
 
+/* A nest's record (KSTAT_A_IRQ_CPUS) instead of the dense array. */
+static void put_irq_rec(struct nl_msg *m, uint32_t irq, uint64_t count,
+			uint32_t nr_cpus, const uint32_t *words, int nw)
+{
+	struct nlattr *n = nla_nest_start(m, KSTAT_A_IRQ);
+
+	nla_put_u32(m, KSTAT_A_IRQ_ID, irq);
+	nla_put_u64(m, KSTAT_A_IRQ_COUNT, count);
+	if (nr_cpus)
+		nla_put_u32(m, KSTAT_A_IRQ_NR_CPUS, nr_cpus);
+	nla_put(m, KSTAT_A_IRQ_CPUS, nw * 4, words);
+	nla_put_string(m, KSTAT_A_IRQ_CHIP, "dummy");
+	nla_nest_end(m, n);
+}
+
+static void test_irq_nest_records(void)
+{
+	static const uint32_t one[] = { KSTAT_CPUS_ONE | 4095 };
+	static const uint32_t pairs[] = { KSTAT_CPUS_PAIRS | 2, 0, 3, 9, 4 };
+	struct kstat_irq_list l = { 0 };
+	struct nl_msg *m = new_msg(KSTAT_CMD_IRQ_GET);
+	int err;
+
+	put_irq_rec(m, 30, 11, 4096, one, 1);
+	put_irq_rec(m, 31, 7, 4096, pairs, 5);
+	err = kstat_parse_irq_msg(nlmsg_hdr(m), &l);
+	CHECK(err == 0 && l.nr == 2, "nests with records parse (%d, %zu)", err,
+	      l.nr);
+	CHECK(l.nr == 2 && l.irqs[0].nr_percpu == 4096 &&
+	      l.irqs[0].percpu[4095] == 11 && l.irqs[0].percpu[0] == 0 &&
+	      l.irqs[1].percpu[0] == 3 && l.irqs[1].percpu[9] == 4 &&
+	      l.irqs[1].percpu[1] == 0 && !strcmp(l.irqs[1].chip, "dummy"),
+	      "a nest's ONE and PAIRS give the dense arrays, beside metadata");
+	kstat_irq_list_clear(&l);
+	nlmsg_free(m);
+}
+
+static void bad_nest_rec_no_len(struct nl_msg *m)
+{
+	static const uint32_t one[] = { KSTAT_CPUS_ONE | 1 };
+
+	put_irq_rec(m, 30, 11, 0, one, 1);
+}
+
+static void bad_nest_rec_extra(struct nl_msg *m)
+{
+	static const uint32_t w[] = { KSTAT_CPUS_ONE | 1, 0 };
+
+	put_irq_rec(m, 30, 11, 8, w, 2);
+}
+
 static void bad_rec(struct nl_msg *m, const uint32_t *words, int nw,
 		    uint32_t nr_cpus)
 {
@@ -387,6 +438,8 @@ static void test_irq_bad(void)
 		{ "a record of an unknown form", bad_rec_kind },
 		{ "more records than IRQs", bad_rec_extra },
 		{ "records without the arrays' length", bad_rec_no_len },
+		{ "a nest's record without the array's length", bad_nest_rec_no_len },
+		{ "a nest's record with words left over", bad_nest_rec_extra },
 	};
 	unsigned int i;
 
@@ -443,6 +496,7 @@ int main(void)
 	test_irq_ok();
 	test_irqs_chunks();
 	test_irqs_records();
+	test_irq_nest_records();
 	test_irq_bad();
 	test_truncated_header();
 	test_cpu();

@@ -60,6 +60,31 @@
  * id (first + i).  Which CPUs are online is reported separately in
  * KSTAT_A_ONLINE_CPUS, a bitmap of bytes, bit (cpu % 8) of byte (cpu / 8).
  *
+ * Per-CPU records
+ * ===============
+ * Most IRQs fire on one CPU, so an IRQ's per-CPU counts in packed chunks
+ * (KSTAT_A_IRQS_CPUS), and in KSTAT_A_IRQ nests (KSTAT_A_IRQ_CPUS, which
+ * replaces the dense KSTAT_A_IRQ_PERCPU when it and KSTAT_A_IRQ_NR_CPUS
+ * take fewer bytes), come as a record of __u32 words that lists only the
+ * CPUs with a non-zero count, or as the whole array where that is
+ * smaller: the kernel picks the smallest form for each IRQ, and a record
+ * is never larger than the array plus its one header word.  The first
+ * word is the header: its top two bits (KSTAT_CPUS_KIND) the form, the
+ * other 30 (KSTAT_CPUS_VALUE) a number:
+ * - KSTAT_CPUS_PAIRS, value n: n pairs { index, count } follow, indexes
+ *   ascending; every CPU not listed has a count of 0 (n = 0: all 0);
+ * - KSTAT_CPUS_ONE, value index: the IRQ's counts are all on that CPU,
+ *   whose count is the IRQ's count modulo 2^32 (in a delta: the count
+ *   after the increment); every other CPU has 0.  No further words;
+ * - KSTAT_CPUS_DENSE, value n: n counts follow, for indexes 0 .. n-1,
+ *   n being the array's length.
+ * An index is an element of the per-CPU array: CPU id (first + index),
+ * first being KSTAT_A_SEL_CPU_FIRST (0 in samples).  The array's length
+ * is the chunk's KSTAT_A_IRQS_NR_CPUS (a nest's KSTAT_A_IRQ_NR_CPUS).  A
+ * record always describes the IRQ's whole array, in keyframes and deltas
+ * alike.  Its counts are read in one pass with the IRQ's count, which,
+ * over every CPU id, is their sum (modulo 2^32).
+ *
  * Commands
  * ========
  * KSTAT_CMD_CPU_GET
@@ -368,6 +393,13 @@ enum kstat_irq_attr {
 				 */
 	KSTAT_A_IRQ_ACTION,	/* string, repeated: action names in order
 				 * (KSTAT_F_META)
+				 */
+	KSTAT_A_IRQ_NR_CPUS,	/* u32: length of the per-CPU array CPUS
+				 * describes (KSTAT_F_PERCPU)
+				 */
+	KSTAT_A_IRQ_CPUS,	/* binary: __u32[], a per-CPU record; sent
+				 * with NR_CPUS instead of PERCPU when the
+				 * two are smaller (KSTAT_F_PERCPU)
 				 */
 
 	__KSTAT_A_IRQ_MAX,
