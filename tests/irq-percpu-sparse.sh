@@ -6,10 +6,15 @@
 #   - an IRQ dump with per-CPU counts (KSTAT_F_PERCPU alone) is within 2x
 #     the bytes of a totals dump, where dense arrays took 4 bytes per CPU
 #     per IRQ;
+#   - with metadata too (a nest per IRQ), an IRQ's per-CPU counts cost at
+#     most 24 bytes (a one-CPU IRQ's record with its length is 16), where
+#     the dense array cost 4 + 4 bytes per CPU (this fails the old module
+#     from 6 CPUs on: make check's 8-CPU boot);
 #   - a summary keyframe with per-CPU counts is within 2x a totals-only
 #     keyframe (kstat stats' keyframe_bytes, the same guest, one run);
 #   - what libkstat makes of both (tests/tools/irqdump for the dump,
-#     kstat monitor for a keyframe) is /proc/interrupts' per-CPU counts,
+#     kstat irq show percpu for nests, kstat monitor for a keyframe) is
+#     /proc/interrupts' per-CPU counts,
 #     0 for every CPU /proc does not show, and the counts sum to the
 #     IRQ's count.
 # Meaningful from 2 CPUs; at 8 (make check's second boot) and with
@@ -75,6 +80,20 @@ percpu=$(stat -c %s "$TMPDIR/percpu.nl")
 t_log "dump bytes: totals $totals, percpu $percpu ($possible possible CPUs)"
 ((percpu <= 2 * totals)) ||
 	t_fail "percpu dump $percpu bytes > 2x the totals dump's $totals"
+
+# ---- nests (with metadata) ----
+assert_exit 0 "$KSTAT" -j irq show "$first-$last" percpu
+jq -r '.[] | "\(.irq) \(.count) \(.percpu | map(tostring) | join(" "))"' \
+	<<<"$T_OUT" >"$TMPDIR/nests"
+check_percpu "$TMPDIR/nests" "percpu nests"
+tests/tools/nlraw record-dump irq 2 "$TMPDIR/meta.nl"
+tests/tools/nlraw record-dump irq 3 "$TMPDIR/meta-percpu.nl"
+meta=$(stat -c %s "$TMPDIR/meta.nl")
+metapc=$(stat -c %s "$TMPDIR/meta-percpu.nl")
+nirqs=$(tests/tools/irqdump 0 | wc -l)
+t_log "nest dump bytes: meta $meta, meta+percpu $metapc, $nirqs IRQs"
+((metapc - meta <= 24 * nirqs)) ||
+	t_fail "per-CPU counts in nests took $((metapc - meta)) bytes for $nirqs IRQs, over 24 each"
 
 # ---- summary keyframes ----
 keyframe_bytes() {
