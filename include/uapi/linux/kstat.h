@@ -120,9 +120,9 @@
  *          KSTAT_A_SEL_CPU_LAST.
  *          Replies: messages each carrying one or more KSTAT_A_IRQ nests,
  *          every selected IRQ exactly once, in the order selected.
- *          Without KSTAT_F_PERCPU and KSTAT_F_META (totals only) the IRQs
- *          come packed instead, as KSTAT_A_IRQS chunks: dense ones for a
- *          range, listed ones for a list.  IRQ
+ *          Without KSTAT_F_META the IRQs come packed instead, as
+ *          KSTAT_A_IRQS chunks: dense ones for a range, listed ones for
+ *          a list; with KSTAT_F_PERCPU each IRQ with a per-CPU record.  IRQ
  *          numbers without a descriptor are skipped (a listed number without
  *          a descriptor is simply absent).  The last message of the dump
  *          carries KSTAT_A_INTR_SUM, KSTAT_A_NR_IRQS, KSTAT_A_ONLINE_CPUS and,
