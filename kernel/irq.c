@@ -17,6 +17,7 @@
 #include <linux/kernel_stat.h>
 #include <linux/kobject.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -1244,6 +1245,76 @@ static int kst_irq_put_chunk(struct sk_buff *skb, const struct kst_writer *w,
 	return kst_chunk_put(skb, KSTAT_A_SAMPLE_IRQS, obj);
 }
 
+/*
+ * A record above this many words (8 KiB) goes in pieces, each in a chunk
+ * of its own, so that one IRQ never needs more than a summary part: with
+ * more than 2048 CPUs, an IRQ that fires on more than about 1024.
+ */
+#define KST_SPLIT_WORDS	2048
+
+/* Test-only: split records above this many words (0: KST_SPLIT_WORDS). */
+static unsigned int percpu_split_words;
+module_param(percpu_split_words, uint, 0600);
+MODULE_PARM_DESC(percpu_split_words,
+		 "testing: split per-CPU records above this many words (0: 2048)");
+
+static unsigned int kst_split_words(void)
+{
+	unsigned int n = READ_ONCE(percpu_split_words);
+
+	return n >= 3 ? n : KST_SPLIT_WORDS;
+}
+
+/*
+ * @irq, whose record is too large for one chunk, in pieces: PAIRS of at
+ * most (split words - 1) / 2 of its CPUs each, in chunks of their own.
+ * The first carries its count (keyframe) or @inc (delta); the others
+ * repeat the count or carry 0, so a reader that merges the pieces adds
+ * the increment once.  Leaves the chunk empty.
+ */
+static int kst_irq_write_split(struct kst_writer *w,
+			       const struct kst_irq_state *s, unsigned int irq,
+			       bool key, u32 inc)
+{
+	const u32 *rec = s->recs + s->rec_at[irq];
+	bool dense = (rec[0] & KSTAT_CPUS_KIND) == KSTAT_CPUS_DENSE;
+	unsigned int per = (kst_split_words() - 1) / 2, end, i = 0, n;
+	struct kst_irqs_chunk *c = s->chunk;
+	u32 *out = c->recs;
+	int err = 0;
+
+	end = rec[0] & KSTAT_CPUS_VALUE;
+	do {
+		kst_chunk_start(c, key, irq);
+		if (key) {
+			kst_chunk_add(c, irq, s->ext[irq]);
+		} else {
+			c->incremental = true;
+			kst_chunk_add_inc(c, irq, i ? 0 : inc);
+		}
+		for (n = 0; n < per && i < end; i++) {
+			if (dense && !rec[1 + i])
+				continue;
+			out[1 + 2 * n] = dense ? i : rec[1 + 2 * i];
+			out[2 + 2 * n] = dense ? rec[1 + i] : rec[2 + 2 * i];
+			n++;
+		}
+		out[0] = KSTAT_CPUS_PAIRS | n;
+		c->nr_words = 1 + 2 * n;
+		err = kst_sample_put(w, kst_irq_put_chunk, c, 0);
+	} while (!err && i < end);
+	c->nr = 0;
+	c->nr_words = 0;
+	return err;
+}
+
+/* Is @irq's record too large for one chunk? */
+static bool kst_irq_rec_big(const struct kst_irq_state *s, unsigned int irq)
+{
+	return s->percpu &&
+	       kst_rec_words(s->recs + s->rec_at[irq]) > kst_split_words();
+}
+
 /* With per-CPU counts, @irq's record goes with it. */
 static void kst_chunk_add_rec(struct kst_irqs_chunk *c,
 			      const struct kst_irq_state *s, unsigned int irq)
@@ -1271,6 +1342,14 @@ static int kst_irq_write_dense(struct kst_writer *w,
 	for (irq = 0; irq < s->nr; irq++) {
 		if (!s->desc[irq])
 			continue;
+		if (kst_irq_rec_big(s, irq)) {
+			err = (c->nr ? kst_sample_put(w, kst_irq_put_chunk, c, 0) : 0) ?:
+			      kst_irq_write_split(w, s, irq, true, 0);
+			if (err)
+				return err;
+			next = irq + 1;
+			continue;
+		}
 		if (c->nr && (irq - c->first >= KST_CHUNK ||
 			      kst_chunk_full(c))) {
 			err = kst_sample_put(w, kst_irq_put_chunk, c, 0);
@@ -1307,6 +1386,16 @@ static int kst_irq_write_incs(struct kst_writer *w,
 	kst_chunk_start(c, false, 0);
 	c->incremental = true;
 	for_each_set_bit(irq, s->changed, s->nr) {
+		if (kst_irq_rec_big(s, irq)) {
+			err = (c->nr ? kst_sample_put(w, kst_irq_put_chunk, c, 0) : 0) ?:
+			      kst_irq_write_split(w, s, irq, false,
+						  (u32)(s->ext[irq] - b->ext[irq]));
+			if (err)
+				return err;
+			kst_chunk_start(c, false, 0);
+			c->incremental = true;
+			continue;
+		}
 		kst_chunk_add_inc(c, irq, (u32)(s->ext[irq] - b->ext[irq]));
 		if (s->percpu)
 			kst_chunk_add_rec(c, s, irq);

@@ -584,18 +584,50 @@ static int percpu_set(struct kstat_irq *dst, const struct percpu_src *src)
 	return copy_percpu(dst, src->dense);
 }
 
+/*
+ * A piece of a record too large for one chunk, after the first piece of
+ * the same IRQ (see "Per-CPU IRQ counts, sparse" in docs/protocol.md):
+ * its pairs go into the array the first piece set.
+ */
+static int percpu_merge(struct kstat_irq *dst, const struct percpu_src *src)
+{
+	uint32_t hdr, n, i, idx;
+
+	if (!src->rec || !dst->percpu || dst->nr_percpu != src->nr_cpus)
+		return -EBADMSG;
+	hdr = word_at(src->rec, 0);
+	if ((hdr & KSTAT_CPUS_KIND) != KSTAT_CPUS_PAIRS)
+		return -EBADMSG;
+	n = hdr & KSTAT_CPUS_VALUE;
+	for (i = 0; i < n; i++) {
+		idx = word_at(src->rec, 1 + 2 * i);
+		dst->percpu[idx] = word_at(src->rec, 2 + 2 * i);
+	}
+	return 0;
+}
+
+/* Is @irq the IRQ this sample set last (the next piece of its record)? */
+static int irq_continues(const struct kstat_state *st, uint32_t irq,
+			 const struct percpu_src *percpu)
+{
+	return percpu && percpu->rec && st->s.nr_irqs_changed &&
+	       st->changed[st->s.nr_irqs_changed - 1] == irq;
+}
+
 /* @irq's entry takes @count, noted as changed by this sample. */
 static int irq_set(struct kstat_state *st, uint32_t irq, uint64_t count,
 		   const struct percpu_src *percpu, int key)
 {
 	struct kstat_irq *dst;
-	int err = 0;
+	int err = 0, more = irq_continues(st, irq, percpu);
 
 	dst = irq_entry(st, irq, key, &err);
 	if (!dst)
 		return err;
 	dst->irq = irq;
 	dst->count = count;
+	if (more)
+		return percpu_merge(dst, percpu);
 	if (percpu) {
 		err = percpu_set(dst, percpu);
 		if (err)

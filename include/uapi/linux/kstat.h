@@ -82,8 +82,12 @@
  * first being KSTAT_A_SEL_CPU_FIRST (0 in samples).  The array's length
  * is the chunk's KSTAT_A_IRQS_NR_CPUS (a nest's KSTAT_A_IRQ_NR_CPUS).  A
  * record always describes the IRQ's whole array, in keyframes and deltas
- * alike.  Its counts are read in one pass with the IRQ's count, which,
- * over every CPU id, is their sum (modulo 2^32).
+ * alike, except that in a summary a record too large for a part comes in
+ * PAIRS pieces: the IRQ then appears in consecutive chunks, the first
+ * with its count (or increment), the others repeating the count (or
+ * with an increment of 0), and its array is the union of the pieces.
+ * The counts are read in one pass with the IRQ's count, which, over
+ * every CPU id, is their sum (modulo 2^32).
  *
  * Commands
  * ========
