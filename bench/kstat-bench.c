@@ -29,6 +29,10 @@
  *            libkstat and over a raw netlink socket, side by side
  *   files    one read+parse of each of the three procfs files alone
  *   sections the producer's cost per sample with one section at a time
+ *   percpu   per-CPU IRQ counts against totals only, side by side: an
+ *            IRQ dump (libkstat) with KSTAT_F_PERCPU vs a totals dump,
+ *            in time and bytes, and a summary keyframe's bytes with the
+ *            config's percpu on and off
  * SUBS is a comma-separated list of subscriber counts for "summary"
  * (default 1,16,64).
  *
@@ -533,6 +537,106 @@ static void metric_sections(void)
 	set_sections(KSTAT_SECTION_ALL);
 }
 
+/* The same over a raw socket: the kernel's share, without libkstat's. */
+static void raw_irq_percpu(void)
+{
+	sink = raw_request(KSTAT_CMD_IRQ_GET, 1, KSTAT_A_IRQS, KSTAT_F_PERCPU);
+}
+
+static void kstat_irq_percpu(void)
+{
+	struct kstat_filter f = KSTAT_FILTER_INIT;
+	struct kstat_irq_list *l;
+	int err;
+
+	f.flags = KSTAT_F_PERCPU;
+	err = kstat_irq_list_get(h, &f, &l);
+	if (err)
+		die("IRQ dump with per-CPU counts", err);
+	sink = l->nr ? l->irqs[l->nr - 1].nr_percpu : 0;
+	kstat_irq_list_free(l);
+}
+
+/* The bytes of one IRQ dump with @flags, over a raw socket. */
+static uint64_t raw_dump_bytes(uint32_t flags)
+{
+	struct {
+		struct nlmsghdr nlh;
+		struct genlmsghdr g;
+		struct nlattr a;
+		uint32_t flags;
+	} req = {
+		.nlh = { .nlmsg_len = sizeof(req), .nlmsg_type = raw_family,
+			 .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
+		.g = { .cmd = KSTAT_CMD_IRQ_GET, .version = KSTAT_FAMILY_VERSION },
+		.a = { .nla_len = NLA_HDRLEN + sizeof(uint32_t),
+		       .nla_type = KSTAT_A_SEL_FLAGS },
+		.flags = flags,
+	};
+	uint64_t bytes = 0;
+	ssize_t n;
+
+	if (!flags)
+		req.nlh.nlmsg_len = NLMSG_HDRLEN + GENL_HDRLEN;
+	if (send(raw_fd, &req, req.nlh.nlmsg_len, 0) < 0)
+		die("raw send", -errno);
+	for (;;) {
+		struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+
+		n = recv(raw_fd, buf, 64 * 1024, 0);
+		if (n < 0)
+			die("raw recv", -errno);
+		for (; NLMSG_OK(nlh, n); nlh = NLMSG_NEXT(nlh, n)) {
+			if (nlh->nlmsg_type == NLMSG_DONE)
+				return bytes;
+			if (nlh->nlmsg_type == NLMSG_ERROR)
+				die("raw dump", -EIO);
+			bytes += nlh->nlmsg_len;
+		}
+	}
+}
+
+static void set_percpu(int on)
+{
+	struct kstat_config c = { .percpu = on };
+	int err = kstat_config_set(h, &c, KSTAT_CONFIG_PERCPU);
+
+	if (err)
+		die("CONFIG_SET percpu", err);
+}
+
+/* The last keyframe's bytes with every sample a keyframe, percpu @on. */
+static uint64_t keyframe_bytes(int on)
+{
+	struct kstat_stats st;
+	struct kstat_sub *sub;
+	int err;
+
+	set_config(100, 1);
+	set_percpu(on);
+	err = kstat_subscribe(h, &sub_ops, NULL, 0, &sub);
+	if (err)
+		die("subscribe", err);
+	receive(sub, 4);
+	kstat_unsubscribe(sub);
+	stats(&st);
+	return st.keyframe_bytes;
+}
+
+static void metric_percpu(void)
+{
+	raw_open();
+	report("percpu_dump_vs_totals", measure(kstat_irq_totals, CLOCK_MONOTONIC),
+	       measure(kstat_irq_percpu, CLOCK_MONOTONIC), "us/read");
+	report("percpu_dump_vs_totals_raw", measure(raw_irq_totals, CLOCK_MONOTONIC),
+	       measure(raw_irq_percpu, CLOCK_MONOTONIC), "us/read");
+	value("dump_bytes_totals", raw_dump_bytes(0), "bytes");
+	value("dump_bytes_percpu", raw_dump_bytes(KSTAT_F_PERCPU), "bytes");
+	value("keyframe_bytes_totals", keyframe_bytes(0), "bytes");
+	value("keyframe_bytes_percpu", keyframe_bytes(1), "bytes");
+	set_percpu(0);
+}
+
 static void metric_idle(void)
 {
 	struct kstat_stats a, b;
@@ -705,6 +809,8 @@ int main(int argc, char **argv)
 		metric_sections();
 	if (wanted(argc, argv, "idle"))
 		metric_idle();
+	if (wanted_opt(argc, argv, "percpu", 1))
+		metric_percpu();
 	set_config(1000, 10);
 	kstat_close(h);
 	return 0;

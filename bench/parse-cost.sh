@@ -53,4 +53,5 @@ awk -v k1="$k1" -v k2="$k2" -v kd2="$kd2" -v n="$((N2 - N1))" -v n2="$N2" \
 }'
 dump irq_dump_totals irqdump irq-dump-totals.nl
 dump irq_dump_all irqdump irq-dump-all.nl
+dump irq_dump_percpu irqdump irq-dump-percpu.nl
 dump cpu_dump cpudump cpu-dump.nl

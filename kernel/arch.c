@@ -201,7 +201,8 @@ static void *kst_arch_state_alloc(void)
 	return s;
 }
 
-static int kst_arch_collect(void *cur, void *last, bool *renewed)
+static int kst_arch_collect(void *cur, void *last,
+			    const struct kst_config *cfg, bool *renewed)
 {
 	struct kst_arch_state *c = cur, *l = last;
 	const struct kst_arch_counter *a;

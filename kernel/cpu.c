@@ -345,7 +345,8 @@ static void *kst_cpu_frame_alloc(void)
 }
 
 /* CPUs coming or going start a new generation. */
-static int kst_cpu_collect(void *cur, void *last, bool *renewed)
+static int kst_cpu_collect(void *cur, void *last,
+			   const struct kst_config *cfg, bool *renewed)
 {
 	struct kst_cpu_state *c = cur, *l = last;
 

@@ -17,6 +17,7 @@
 #include <linux/kernel_stat.h>
 #include <linux/kobject.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -62,6 +63,177 @@ static void kst_desc_percpu(struct irq_desc *desc,
 
 	for (cpu = sel->cpu_first; cpu <= sel->cpu_last; cpu++, i++)
 		out[i] = desc->kstat_irqs ? kst_desc_cpu_count(desc, cpu) : 0;
+}
+
+/*
+ * ---- per-CPU records (see "Per-CPU records" in the UAPI header) ----------
+ *
+ * A record is built as pairs of the CPUs with a non-zero count, read in
+ * one pass, then turned into the smallest form: ONE for an IRQ whose
+ * count is all on one CPU (most are), the whole array when that is
+ * smaller than the pairs.  Never more than the array and one word.
+ */
+
+/* Words a record may take while it is built: a pair for every CPU. */
+static unsigned int kst_rec_max_words(unsigned int nr_cpus)
+{
+	return 1 + 2 * nr_cpus;
+}
+
+/* Words of the finished record at @rec. */
+static unsigned int kst_rec_words(const u32 *rec)
+{
+	u32 value = rec[0] & KSTAT_CPUS_VALUE;
+
+	switch (rec[0] & KSTAT_CPUS_KIND) {
+	case KSTAT_CPUS_ONE:
+		return 1;
+	case KSTAT_CPUS_DENSE:
+		return 1 + value;
+	default:
+		return 1 + 2 * value;
+	}
+}
+
+/*
+ * @desc's counts on the possible CPUs of @first .. @first + @nr - 1 into
+ * @rec (kst_rec_max_words(@nr) words) as pairs of the non-zero ones,
+ * indexed from @first.  Returns their sum, wrapping at 2^32 as the
+ * kernel's.
+ */
+static u32 kst_rec_read(struct irq_desc *desc, unsigned int first,
+			unsigned int nr, u32 *rec)
+{
+	unsigned int cpu, k = 0, end = min(first + nr, nr_cpu_ids);
+	u32 v, sum = 0;
+
+	/* cpu_possible() is a bit test; cpumask_next() a call per CPU */
+	for (cpu = first; desc->kstat_irqs && cpu < end; cpu++) {
+		if (!cpu_possible(cpu))
+			continue;
+		v = kst_desc_cpu_count(desc, cpu);
+		if (!v)
+			continue;
+		rec[1 + 2 * k] = cpu - first;
+		rec[2 + 2 * k] = v;
+		sum += v;
+		k++;
+	}
+	rec[0] = KSTAT_CPUS_PAIRS | k;
+	return sum;
+}
+
+/*
+ * Turn the pairs at @rec into the smallest form: ONE when its one CPU
+ * has the IRQ's whole @count (mod 2^32), DENSE when the @nr counts take
+ * fewer words than the pairs.  @scratch holds @nr words.  Returns the
+ * record's words.
+ */
+static unsigned int kst_rec_finish(u32 *rec, unsigned int nr, u32 count,
+				   u32 *scratch)
+{
+	unsigned int k = rec[0] & KSTAT_CPUS_VALUE, i;
+
+	if (k == 1 && rec[2] == count) {
+		rec[0] = KSTAT_CPUS_ONE | rec[1];
+		return 1;
+	}
+	if (nr >= 2 * k)
+		return 1 + 2 * k;
+	memset(scratch, 0, nr * sizeof(u32));
+	for (i = 0; i < k; i++)
+		scratch[rec[1 + 2 * i]] = rec[2 + 2 * i];
+	memcpy(rec + 1, scratch, nr * sizeof(u32));
+	rec[0] = KSTAT_CPUS_DENSE | nr;
+	return 1 + nr;
+}
+
+/* The sum of @nr counts, wrapping at 2^32 as the kernel's. */
+static u32 kst_row_sum(const u32 *row, unsigned int nr)
+{
+	unsigned int i;
+	u32 sum = 0;
+
+	for (i = 0; i < nr; i++)
+		sum += row[i];
+	return sum;
+}
+
+/* Does @sel cover every CPU id?  Then an IRQ's count is its records' sum. */
+static bool kst_sel_all(const struct kst_sel *sel)
+{
+	return !sel->cpu_first && sel->cpu_last == nr_cpu_ids - 1;
+}
+
+/*
+ * A nest's record, from the dense row @row of @nr counts a snapshot read:
+ * the same forms as kst_rec_finish() picks.  Into @out when not NULL;
+ * returns its words.
+ */
+static unsigned int kst_row_rec(const u32 *row, unsigned int nr, u32 count,
+				u32 *out)
+{
+	unsigned int i, k = 0, one = 0;
+
+	for (i = 0; i < nr; i++)
+		if (row[i]) {
+			k++;
+			one = i;
+		}
+	if (k == 1 && row[one] == count) {
+		if (out)
+			out[0] = KSTAT_CPUS_ONE | one;
+		return 1;
+	}
+	if (nr < 2 * k) {
+		if (out) {
+			out[0] = KSTAT_CPUS_DENSE | nr;
+			memcpy(out + 1, row, nr * sizeof(u32));
+		}
+		return 1 + nr;
+	}
+	for (i = 0, k = 0; out && i < nr; i++)
+		if (row[i]) {
+			out[1 + 2 * k] = i;
+			out[2 + 2 * k++] = row[i];
+		}
+	if (out)
+		out[0] = KSTAT_CPUS_PAIRS | k;
+	return 1 + 2 * k;
+}
+
+/* Bytes of a nest's record with its length, or 0 if the array is smaller. */
+static size_t kst_nest_rec_size(const struct kst_irq_snap *snap,
+				const struct kst_sel *sel)
+{
+	unsigned int nr = kst_sel_nr_cpus(sel);
+	size_t rec = nla_total_size(sizeof(u32)) +
+		     nla_total_size(kst_row_rec(snap->percpu, nr,
+						(u32)snap->count, NULL) *
+				    sizeof(u32));
+
+	return rec < nla_total_size(nr * sizeof(u32)) ? rec : 0;
+}
+
+/* A nest's per-CPU counts: a record where smaller, else the array. */
+static int kst_nest_percpu_put(struct sk_buff *skb,
+			       const struct kst_irq_snap *snap,
+			       const struct kst_sel *sel)
+{
+	unsigned int nr = kst_sel_nr_cpus(sel), words;
+	struct nlattr *attr;
+
+	if (!kst_nest_rec_size(snap, sel))
+		return nla_put(skb, KSTAT_A_IRQ_PERCPU, nr * sizeof(u32),
+			       snap->percpu);
+	words = kst_row_rec(snap->percpu, nr, (u32)snap->count, NULL);
+	if (nla_put_u32(skb, KSTAT_A_IRQ_NR_CPUS, nr))
+		return -EMSGSIZE;
+	attr = nla_reserve(skb, KSTAT_A_IRQ_CPUS, words * sizeof(u32));
+	if (!attr)
+		return -EMSGSIZE;
+	kst_row_rec(snap->percpu, nr, (u32)snap->count, nla_data(attr));
+	return 0;
 }
 
 static void kst_copy_actions(struct irq_desc *desc,
@@ -114,6 +286,9 @@ static void kst_desc_snapshot(struct irq_desc *desc, unsigned int irq,
 	snap->count = kst_desc_count(desc);
 	if (sel->flags & KSTAT_F_PERCPU)
 		kst_desc_percpu(desc, sel, snap->percpu);
+	/* over every CPU id, the count is the counts' sum: one reading */
+	if ((sel->flags & KSTAT_F_PERCPU) && kst_sel_all(sel))
+		snap->count = kst_row_sum(snap->percpu, kst_sel_nr_cpus(sel));
 	if (sel->flags & KSTAT_F_META)
 		kst_desc_meta(desc, snap);
 }
@@ -150,7 +325,7 @@ size_t kst_irq_size(const struct kst_irq_snap *snap,
 	const char *p = snap->actions;
 
 	if (sel->flags & KSTAT_F_PERCPU)
-		size += kst_percpu_size(sel);
+		size += kst_nest_rec_size(snap, sel) ?: kst_percpu_size(sel);
 	if (!(sel->flags & KSTAT_F_META))
 		return size;
 
@@ -234,9 +409,7 @@ int kst_irq_fill(struct sk_buff *skb, int type,
 	    nla_put_u64_64bit(skb, KSTAT_A_IRQ_COUNT, snap->count,
 			      KSTAT_A_IRQ_PAD))
 		goto cancel;
-	if ((sel->flags & KSTAT_F_PERCPU) &&
-	    nla_put(skb, KSTAT_A_IRQ_PERCPU,
-		    kst_sel_nr_cpus(sel) * sizeof(u32), snap->percpu))
+	if ((sel->flags & KSTAT_F_PERCPU) && kst_nest_percpu_put(skb, snap, sel))
 		goto cancel;
 	if ((sel->flags & KSTAT_F_META) && kst_irq_fill_meta(skb, snap))
 		goto cancel;
@@ -254,6 +427,19 @@ cancel:
  * part that is full takes the whole chunk in its next message.
  */
 #define KST_CHUNK	KSTAT_IRQS_CHUNK_MAX
+/*
+ * With per-CPU records a chunk is full once its records take this many
+ * words (4 KiB), so that it stays well within a summary part; the last
+ * record may add up to one array's worth.
+ */
+#define KST_CHUNK_WORDS	1024
+/*
+ * A dump's chunks with records are smaller still: at most this many IRQs
+ * and record words (and the last record), so that the largest is below
+ * the largest IRQ nest and a dump's buffer need not grow for them.
+ */
+#define KST_DUMP_CHUNK_PCPU	32
+#define KST_DUMP_CHUNK_WORDS	96
 
 struct kst_irqs_chunk {
 	u32 first;			/* dense: IRQ number of bit 0 */
@@ -261,6 +447,10 @@ struct kst_irqs_chunk {
 	u32 nr;				/* IRQs in the chunk */
 	bool dense;			/* else ids[] */
 	bool incremental;		/* incs[] instead of counts[] */
+	u32 nr_cpus;			/* per-CPU records' arrays, 0: none */
+	u32 nr_words;			/* in recs[] */
+	u32 max_nr, max_words;		/* full at either, with records */
+	u32 *recs;			/* a record per IRQ, with nr_cpus */
 	u8 present[KST_CHUNK / 8];
 	u32 ids[KST_CHUNK];
 	u32 incs[KST_CHUNK];
@@ -274,6 +464,7 @@ static void kst_chunk_start(struct kst_irqs_chunk *c, bool dense, u32 first)
 	c->first = first;
 	c->span = 0;
 	c->nr = 0;
+	c->nr_words = 0;
 	if (dense)
 		memset(c->present, 0, sizeof(c->present));
 }
@@ -299,6 +490,14 @@ static void kst_chunk_add_inc(struct kst_irqs_chunk *c, u32 irq, u32 inc)
 	c->incs[c->nr++] = inc;
 }
 
+/* No more IRQs fit: all KST_CHUNK taken, or the records' words. */
+static bool kst_chunk_full(const struct kst_irqs_chunk *c)
+{
+	return c->nr == KST_CHUNK ||
+	       (c->nr_cpus &&
+		(c->nr >= c->max_nr || c->nr_words >= c->max_words));
+}
+
 static int kst_chunk_put(struct sk_buff *skb, int type,
 			 const struct kst_irqs_chunk *c)
 {
@@ -320,6 +519,10 @@ static int kst_chunk_put(struct sk_buff *skb, int type,
 	else if (!err)
 		err = nla_put(skb, KSTAT_A_IRQS_COUNTS, c->nr * sizeof(u64),
 			      c->counts);
+	if (!err && c->nr_cpus)
+		err = nla_put_u32(skb, KSTAT_A_IRQS_NR_CPUS, c->nr_cpus) ?:
+		      nla_put(skb, KSTAT_A_IRQS_CPUS,
+			      c->nr_words * sizeof(u32), c->recs);
 	if (err) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
@@ -328,9 +531,31 @@ static int kst_chunk_put(struct sk_buff *skb, int type,
 	return 0;
 }
 
-static struct kst_irqs_chunk *kst_chunk_alloc(void)
+static void kst_chunk_free(struct kst_irqs_chunk *c)
 {
-	return kvzalloc(sizeof(struct kst_irqs_chunk), GFP_KERNEL);
+	if (c)
+		kvfree(c->recs);
+	kvfree(c);
+}
+
+/* A chunk, with room for records of @nr_cpus CPUs (0: totals only). */
+static struct kst_irqs_chunk *kst_chunk_alloc(unsigned int nr_cpus)
+{
+	struct kst_irqs_chunk *c;
+
+	c = kvzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c || !nr_cpus)
+		return c;
+	c->nr_cpus = nr_cpus;
+	c->max_nr = KST_CHUNK;
+	c->max_words = KST_CHUNK_WORDS;
+	c->recs = kvmalloc_array(KST_CHUNK_WORDS + kst_rec_max_words(nr_cpus),
+				 sizeof(u32), GFP_KERNEL);
+	if (!c->recs) {
+		kst_chunk_free(c);
+		return NULL;
+	}
+	return c;
 }
 
 /* Mix one IRQ number and its descriptor's identity (0: none) into @hash. */
@@ -522,10 +747,15 @@ static int kst_irq_dump_prepare(void *data, struct nlattr **tb,
 	r->snap = kst_irq_snap_alloc(sel);
 	if (!r->snap)
 		return -ENOMEM;
-	if (sel->flags & (KSTAT_F_PERCPU | KSTAT_F_META))
+	if (sel->flags & KSTAT_F_META)
 		return 0;
-	r->chunk = kst_chunk_alloc();
-	return r->chunk ? 0 : -ENOMEM;
+	r->chunk = kst_chunk_alloc(sel->flags & KSTAT_F_PERCPU ?
+				   kst_sel_nr_cpus(sel) : 0);
+	if (!r->chunk)
+		return -ENOMEM;
+	r->chunk->max_nr = KST_DUMP_CHUNK_PCPU;
+	r->chunk->max_words = KST_DUMP_CHUNK_WORDS;
+	return 0;
 }
 
 /* The selected IRQ number at @pos, or false past the selection's end. */
@@ -596,9 +826,32 @@ static int kst_irq_dump_irqs(struct kst_dump *d, struct kst_irq_req *r)
 }
 
 /*
- * The next chunk of a totals-only dump into r->chunk, under one RCU
- * read section: up to KST_CHUNK IRQ numbers of the range, or entries of
- * the list.  Returns the position after it; @visited takes each lookup.
+ * One IRQ into a dump's chunk: its count, and with per-CPU counts its
+ * record, read in one pass; over every CPU, the count is their sum.
+ */
+static void kst_irq_dump_add(const struct kst_irq_req *r, u32 irq,
+			     struct irq_desc *desc)
+{
+	struct kst_irqs_chunk *c = r->chunk;
+	u32 *rec, sum;
+
+	if (!c->nr_cpus) {
+		kst_chunk_add(c, irq, kst_desc_count(desc));
+		return;
+	}
+	rec = c->recs + c->nr_words;
+	sum = kst_rec_read(desc, r->sel.cpu_first, c->nr_cpus, rec);
+	if (!kst_sel_all(&r->sel))
+		sum = kst_desc_count(desc);
+	kst_chunk_add(c, irq, sum);
+	c->nr_words += kst_rec_finish(rec, c->nr_cpus, sum, r->snap->percpu);
+}
+
+/*
+ * The next chunk of a dump without metadata into r->chunk, under one
+ * RCU read section: up to KST_CHUNK IRQ numbers of the range, or
+ * entries of the list, fewer when their per-CPU records fill it.
+ * Returns the position after it; @visited takes each lookup.
  */
 static u64 kst_irq_dump_gather(const struct kst_irq_req *r, u32 *visited)
 {
@@ -609,10 +862,11 @@ static u64 kst_irq_dump_gather(const struct kst_irq_req *r, u32 *visited)
 
 	kst_chunk_start(c, !r->list, r->first + (u32)pos);
 	rcu_read_lock();
-	for (; pos < end && kst_irq_dump_at(r, pos, &irq); pos++) {
+	for (; pos < end && !kst_chunk_full(c) && kst_irq_dump_at(r, pos, &irq);
+	     pos++) {
 		desc = kst_irq_to_desc(irq);
 		if (desc)
-			kst_chunk_add(c, irq, kst_desc_count(desc));
+			kst_irq_dump_add(r, irq, desc);
 		*visited = kst_irq_fingerprint_mix(*visited, irq,
 						   (unsigned long)desc);
 	}
@@ -620,7 +874,7 @@ static u64 kst_irq_dump_gather(const struct kst_irq_req *r, u32 *visited)
 	return pos;
 }
 
-/* Totals only: the IRQs in chunks, one lookup each. */
+/* Without metadata: the IRQs in chunks, one lookup each. */
 static int kst_irq_dump_chunks(struct kst_dump *d, struct kst_irq_req *r)
 {
 	u32 visited, irq;
@@ -732,17 +986,27 @@ static int kst_irq_dump(struct kst_dump *d, void *data)
 }
 
 /*
- * The largest chunk: full, dense (its first IRQ and bitmap) or listed
- * (an id per IRQ, the bigger), with a count per IRQ.
+ * The largest chunk of @nr IRQs: dense (its first IRQ and bitmap) or
+ * listed (an id per IRQ, the bigger), with a count per IRQ, and with
+ * @words of per-CPU records (and the last record, up to an array).
  */
-static size_t kst_chunk_max_size(void)
+static size_t kst_chunk_size(unsigned int nr, unsigned int words)
 {
 	size_t dense = nla_total_size(sizeof(u32)) +
 		       nla_total_size(KST_CHUNK / 8);
-	size_t listed = nla_total_size(KST_CHUNK * sizeof(u32));
+	size_t listed = nla_total_size(nr * sizeof(u32));
+	size_t recs = !words ? 0 : nla_total_size(sizeof(u32)) +
+		      nla_total_size((words + nr_cpu_ids) * sizeof(u32));
 
 	return nla_total_size(0) + max(dense, listed) +
-	       nla_total_size(KST_CHUNK * sizeof(u64));
+	       nla_total_size(nr * sizeof(u64)) + recs;
+}
+
+/* A dump's largest chunk: totals only, or with per-CPU records. */
+static size_t kst_chunk_max_size(void)
+{
+	return max(kst_chunk_size(KST_CHUNK, 0),
+		   kst_chunk_size(KST_DUMP_CHUNK_PCPU, KST_DUMP_CHUNK_WORDS));
 }
 
 /* The largest IRQ nest @sel can ask for: its CPUs, all metadata. */
@@ -803,7 +1067,7 @@ static void kst_irq_get_cleanup(void *data)
 	struct kst_irq_req *r = data;
 
 	kvfree(r->snap);
-	kvfree(r->chunk);
+	kst_chunk_free(r->chunk);
 }
 
 /*
@@ -816,6 +1080,8 @@ static void kst_irq_get_cleanup(void *data)
  * and discard then settle the pins, so that each descriptor is held by
  * the committed state alone.
  */
+static void kst_irq_discard(void *cur);
+
 struct kst_irq_state {
 	unsigned int nr;		/* IRQ numbers covered */
 	struct irq_desc **desc;		/* per IRQ number, pinned, or NULL */
@@ -823,7 +1089,12 @@ struct kst_irq_state {
 	u64 *ext;			/* extended */
 	unsigned long *changed;		/* IRQs that go into a delta */
 	unsigned long *renewed;		/* descriptor differs from last's */
-	struct kst_irq_snap *snap;	/* per-CPU reads while writing */
+	/* with the config's per-CPU counts, read with the totals: */
+	bool percpu;			/* recs[] holds a record per IRQ */
+	u32 *rec_at;			/* per IRQ number: its record's word */
+	u32 *recs;			/* the records, back to back */
+	size_t nr_words, cap_words;	/* of recs[] */
+	struct kst_irq_snap *snap;	/* its percpu[]: a scratch row */
 	struct kst_irqs_chunk *chunk;	/* packed IRQs while writing */
 };
 
@@ -832,6 +1103,7 @@ static void kst_irq_state_free_arrays(struct kst_irq_state *s)
 	kvfree(s->desc);
 	kvfree(s->raw);
 	kvfree(s->ext);
+	kvfree(s->rec_at);
 	bitmap_free(s->changed);
 	bitmap_free(s->renewed);
 }
@@ -847,8 +1119,9 @@ static void kst_irq_state_free(void *state, bool committed)
 		if (s->desc[irq])
 			kst_desc_release(s->desc[irq]);
 	kst_irq_state_free_arrays(s);
+	kvfree(s->recs);
 	kvfree(s->snap);
-	kvfree(s->chunk);
+	kst_chunk_free(s->chunk);
 	kfree(s);
 }
 
@@ -862,9 +1135,11 @@ static int kst_irq_state_resize(struct kst_irq_state *s, unsigned int nr)
 	n.desc = kvcalloc(nr, sizeof(*n.desc), GFP_KERNEL);
 	n.raw = kvcalloc(nr, sizeof(u32), GFP_KERNEL);
 	n.ext = kvcalloc(nr, sizeof(u64), GFP_KERNEL);
+	n.rec_at = kvcalloc(nr, sizeof(u32), GFP_KERNEL);
 	n.changed = bitmap_zalloc(nr, GFP_KERNEL);
 	n.renewed = bitmap_zalloc(nr, GFP_KERNEL);
-	if (!n.desc || !n.raw || !n.ext || !n.changed || !n.renewed) {
+	if (!n.desc || !n.raw || !n.ext || !n.rec_at || !n.changed ||
+	    !n.renewed) {
 		kst_irq_state_free_arrays(&n);
 		return -ENOMEM;
 	}
@@ -872,14 +1147,39 @@ static int kst_irq_state_resize(struct kst_irq_state *s, unsigned int nr)
 		memcpy(n.desc, s->desc, s->nr * sizeof(*n.desc));
 		memcpy(n.raw, s->raw, s->nr * sizeof(u32));
 		memcpy(n.ext, s->ext, s->nr * sizeof(u64));
+		memcpy(n.rec_at, s->rec_at, s->nr * sizeof(u32));
 	}
 	kst_irq_state_free_arrays(s);
 	s->desc = n.desc;
 	s->raw = n.raw;
 	s->ext = n.ext;
+	s->rec_at = n.rec_at;
 	s->changed = n.changed;
 	s->renewed = n.renewed;
 	s->nr = nr;
+	return 0;
+}
+
+/*
+ * Room for one more record however many CPUs it lists.  Grown outside
+ * RCU, by doubling: most records are one word, so it stays small.
+ */
+static int kst_irq_recs_reserve(struct kst_irq_state *s)
+{
+	size_t need = s->nr_words + kst_rec_max_words(nr_cpu_ids);
+	size_t cap = max_t(size_t, 2 * s->cap_words, need);
+	u32 *recs;
+
+	if (need <= s->cap_words)
+		return 0;
+	recs = kvmalloc_array(cap, sizeof(u32), GFP_KERNEL);
+	if (!recs)
+		return -ENOMEM;
+	if (s->nr_words)
+		memcpy(recs, s->recs, s->nr_words * sizeof(u32));
+	kvfree(s->recs);
+	s->recs = recs;
+	s->cap_words = cap;
 	return 0;
 }
 
@@ -891,7 +1191,7 @@ static void *kst_irq_state_alloc(void)
 	if (!s)
 		return NULL;
 	s->snap = kst_irq_snap_alloc(&all);
-	s->chunk = kst_chunk_alloc();
+	s->chunk = kst_chunk_alloc(nr_cpu_ids);
 	if (!s->snap || !s->chunk || kst_irq_state_resize(s, nr_irqs)) {
 		kst_irq_state_free(s, false);
 		return NULL;
@@ -899,35 +1199,70 @@ static void *kst_irq_state_alloc(void)
 	return s;
 }
 
+/*
+ * @desc's 32-bit total now; with per-CPU counts, the sum of the record
+ * read into c->recs in the same pass (finished once the count is known).
+ */
+static u32 kst_irq_collect_raw(struct kst_irq_state *c, unsigned int irq,
+			       struct irq_desc *desc)
+{
+	if (!c->percpu)
+		return kst_desc_count(desc);
+	c->rec_at[irq] = c->nr_words;
+	return kst_rec_read(desc, 0, nr_cpu_ids, c->recs + c->nr_words);
+}
+
 /* One IRQ number into @c, against @l (NULL: no committed state). */
 static void kst_irq_collect_one(struct kst_irq_state *c,
 				const struct kst_irq_state *l,
 				unsigned int irq, struct irq_desc *desc)
 {
-	u32 raw;
+	u32 raw, inc;
 
 	c->desc[irq] = desc;
 	if (desc != (l ? l->desc[irq] : NULL))
 		__set_bit(irq, c->renewed);
 	if (!desc)
 		return;
-	raw = kst_desc_count(desc);
-	c->raw[irq] = raw;
+	raw = kst_irq_collect_raw(c, irq, desc);
 	if (l && desc == l->desc[irq]) {
-		c->ext[irq] = l->ext[irq] + (u32)(raw - l->raw[irq]);
-		if (c->ext[irq] != l->ext[irq])
+		inc = raw - l->raw[irq];
+		/*
+		 * The per-CPU sum and tot_count are bumped one after the
+		 * other: read from the other source than last time, the
+		 * total may lag by an interrupt in flight.  Hold the base
+		 * rather than take that for a wrap.
+		 */
+		if (c->percpu != l->percpu && (s32)inc < 0) {
+			raw = l->raw[irq];
+			inc = 0;
+		}
+		c->raw[irq] = raw;
+		c->ext[irq] = l->ext[irq] + inc;
+		if (inc)
 			__set_bit(irq, c->changed);
-		return;
+	} else {
+		kst_desc_hold(desc);
+		c->raw[irq] = raw;
+		c->ext[irq] = raw;
+		__set_bit(irq, c->changed);
 	}
-	kst_desc_hold(desc);
-	c->ext[irq] = raw;
-	__set_bit(irq, c->changed);
+	if (c->percpu)
+		c->nr_words += kst_rec_finish(c->recs + c->nr_words, nr_cpu_ids,
+					      (u32)c->ext[irq],
+					      c->snap->percpu);
 }
 
-static int kst_irq_collect(void *cur, void *last, bool *renewed)
+/*
+ * Every IRQ number, in runs of KST_IRQS_PER_RCU under one RCU read
+ * section each; between runs, room for records is made and the CPU may
+ * be given up.  On failure, what was pinned so far is let go.
+ */
+static int kst_irq_collect(void *cur, void *last, const struct kst_config *cfg,
+			   bool *renewed)
 {
 	struct kst_irq_state *c = cur, *l = last;
-	unsigned int irq, nr = nr_irqs;
+	unsigned int irq = 0, run, nr = nr_irqs;
 	unsigned int cover = max3(nr, c->nr, l ? l->nr : 0);
 
 	/* nr_irqs only grows; both states cover the same numbers */
@@ -936,44 +1271,26 @@ static int kst_irq_collect(void *cur, void *last, bool *renewed)
 		return -ENOMEM;
 	bitmap_zero(c->changed, c->nr);
 	bitmap_zero(c->renewed, c->nr);
-	rcu_read_lock();
-	for (irq = 0; irq < c->nr; irq++)
-		kst_irq_collect_one(c, l, irq,
-				    irq < nr ? kst_irq_to_desc(irq) : NULL);
-	rcu_read_unlock();
-	*renewed = !bitmap_empty(c->renewed, c->nr);
-	return 0;
-}
-
-/* Per-CPU counts are read as the message is built. */
-static int kst_irq_put_item(struct sk_buff *skb, const struct kst_writer *w,
-			    const void *obj, unsigned int irq)
-{
-	const struct kst_irq_state *s = obj;
-	struct kst_sel sel = kst_sel_all_cpus(w->h->cfg->percpu ?
-					      KSTAT_F_PERCPU : 0);
-
-	if (sel.flags && kst_irq_snapshot(irq, &sel, s->snap))
-		sel.flags = 0;	/* freed since: totals only */
-	s->snap->irq = irq;
-	s->snap->count = s->ext[irq];
-	return kst_irq_fill(skb, KSTAT_A_SAMPLE_IRQ, s->snap, &sel);
-}
-
-/* With per-CPU counts: one nest per IRQ. */
-static int kst_irq_write_nests(struct kst_writer *w,
-			       const struct kst_irq_state *s)
-{
-	unsigned int irq;
-	int err;
-
-	for (irq = 0; irq < s->nr; irq++) {
-		if (w->h->key ? !s->desc[irq] : !test_bit(irq, s->changed))
-			continue;
-		err = kst_sample_put(w, kst_irq_put_item, s, irq);
-		if (err)
-			return err;
+	c->percpu = cfg->percpu;
+	c->nr_words = 0;
+	while (irq < c->nr) {
+		if (c->percpu && kst_irq_recs_reserve(c)) {
+			kst_irq_discard(c);
+			return -ENOMEM;
+		}
+		rcu_read_lock();
+		for (run = 0; irq < c->nr && run < KST_IRQS_PER_RCU; irq++) {
+			if (c->percpu && c->cap_words - c->nr_words <
+					 kst_rec_max_words(nr_cpu_ids))
+				break;
+			kst_irq_collect_one(c, l, irq,
+					    irq < nr ? kst_irq_to_desc(irq) : NULL);
+			run++;
+		}
+		rcu_read_unlock();
+		cond_resched();
 	}
+	*renewed = !bitmap_empty(c->renewed, c->nr);
 	return 0;
 }
 
@@ -983,32 +1300,134 @@ static int kst_irq_put_chunk(struct sk_buff *skb, const struct kst_writer *w,
 	return kst_chunk_put(skb, KSTAT_A_SAMPLE_IRQS, obj);
 }
 
-/* A keyframe: every IRQ present, in dense chunks. */
+/*
+ * A record above this many words (8 KiB) goes in pieces, each in a chunk
+ * of its own, so that one IRQ never needs more than a summary part: with
+ * more than 2048 CPUs, an IRQ that fires on more than about 1024.
+ */
+#define KST_SPLIT_WORDS	2048
+
+/* Test-only: split records above this many words (0: KST_SPLIT_WORDS). */
+static unsigned int percpu_split_words;
+module_param(percpu_split_words, uint, 0600);
+MODULE_PARM_DESC(percpu_split_words,
+		 "testing: split per-CPU records above this many words (0: 2048)");
+
+static unsigned int kst_split_words(void)
+{
+	unsigned int n = READ_ONCE(percpu_split_words);
+
+	return n >= 3 ? n : KST_SPLIT_WORDS;
+}
+
+/*
+ * @irq, whose record is too large for one chunk, in pieces: PAIRS of at
+ * most (split words - 1) / 2 of its CPUs each, in chunks of their own.
+ * The first carries its count (keyframe) or @inc (delta); the others
+ * repeat the count or carry 0, so a reader that merges the pieces adds
+ * the increment once.  Leaves the chunk empty.
+ */
+static int kst_irq_write_split(struct kst_writer *w,
+			       const struct kst_irq_state *s, unsigned int irq,
+			       bool key, u32 inc)
+{
+	const u32 *rec = s->recs + s->rec_at[irq];
+	bool dense = (rec[0] & KSTAT_CPUS_KIND) == KSTAT_CPUS_DENSE;
+	unsigned int per = (kst_split_words() - 1) / 2, end, i = 0, n;
+	struct kst_irqs_chunk *c = s->chunk;
+	u32 *out = c->recs;
+	int err = 0;
+
+	end = rec[0] & KSTAT_CPUS_VALUE;
+	do {
+		kst_chunk_start(c, key, irq);
+		if (key) {
+			kst_chunk_add(c, irq, s->ext[irq]);
+		} else {
+			c->incremental = true;
+			kst_chunk_add_inc(c, irq, i ? 0 : inc);
+		}
+		for (n = 0; n < per && i < end; i++) {
+			if (dense && !rec[1 + i])
+				continue;
+			out[1 + 2 * n] = dense ? i : rec[1 + 2 * i];
+			out[2 + 2 * n] = dense ? rec[1 + i] : rec[2 + 2 * i];
+			n++;
+		}
+		out[0] = KSTAT_CPUS_PAIRS | n;
+		c->nr_words = 1 + 2 * n;
+		err = kst_sample_put(w, kst_irq_put_chunk, c, 0);
+	} while (!err && i < end);
+	c->nr = 0;
+	c->nr_words = 0;
+	return err;
+}
+
+/* Is @irq's record too large for one chunk? */
+static bool kst_irq_rec_big(const struct kst_irq_state *s, unsigned int irq)
+{
+	return s->percpu &&
+	       kst_rec_words(s->recs + s->rec_at[irq]) > kst_split_words();
+}
+
+/* With per-CPU counts, @irq's record goes with it. */
+static void kst_chunk_add_rec(struct kst_irqs_chunk *c,
+			      const struct kst_irq_state *s, unsigned int irq)
+{
+	const u32 *rec = s->recs + s->rec_at[irq];
+	unsigned int words = kst_rec_words(rec);
+
+	memcpy(c->recs + c->nr_words, rec, words * sizeof(u32));
+	c->nr_words += words;
+}
+
+/*
+ * A keyframe: every IRQ present, in dense chunks of KST_CHUNK numbers
+ * from a multiple of KST_CHUNK, or fewer where records fill a chunk.
+ */
 static int kst_irq_write_dense(struct kst_writer *w,
 			       const struct kst_irq_state *s)
 {
 	struct kst_irqs_chunk *c = s->chunk;
-	unsigned int first, irq;
+	unsigned int irq, next = 0;
 	int err;
 
-	for (first = 0; first < s->nr; first += KST_CHUNK) {
-		kst_chunk_start(c, true, first);
-		for (irq = first; irq < s->nr && irq < first + KST_CHUNK; irq++)
-			if (s->desc[irq])
-				kst_chunk_add(c, irq, s->ext[irq]);
-		if (!c->nr)
+	c->nr_cpus = s->percpu ? nr_cpu_ids : 0;
+	c->nr = 0;
+	for (irq = 0; irq < s->nr; irq++) {
+		if (!s->desc[irq])
 			continue;
-		err = kst_sample_put(w, kst_irq_put_chunk, c, 0);
-		if (err)
-			return err;
+		if (kst_irq_rec_big(s, irq)) {
+			err = (c->nr ? kst_sample_put(w, kst_irq_put_chunk, c, 0) : 0) ?:
+			      kst_irq_write_split(w, s, irq, true, 0);
+			if (err)
+				return err;
+			next = irq + 1;
+			continue;
+		}
+		if (c->nr && (irq - c->first >= KST_CHUNK ||
+			      kst_chunk_full(c))) {
+			err = kst_sample_put(w, kst_irq_put_chunk, c, 0);
+			if (err)
+				return err;
+			c->nr = 0;
+		}
+		if (!c->nr)
+			kst_chunk_start(c, true,
+					max(round_down(irq, KST_CHUNK), next));
+		kst_chunk_add(c, irq, s->ext[irq]);
+		if (s->percpu)
+			kst_chunk_add_rec(c, s, irq);
+		next = irq + 1;
 	}
-	return 0;
+	return c->nr ? kst_sample_put(w, kst_irq_put_chunk, c, 0) : 0;
 }
 
 /*
  * A delta: the IRQs that moved, with what they grew by since @b.  Same
  * descriptor in both (another makes the sample a keyframe), so that is
  * the (u32)(now - before) kst_irq_collect_one() added: it fits a u32.
+ * With per-CPU counts, each with its record.
  */
 static int kst_irq_write_incs(struct kst_writer *w,
 			      const struct kst_irq_state *s,
@@ -1018,31 +1437,43 @@ static int kst_irq_write_incs(struct kst_writer *w,
 	unsigned int irq;
 	int err;
 
+	c->nr_cpus = s->percpu ? nr_cpu_ids : 0;
 	kst_chunk_start(c, false, 0);
 	c->incremental = true;
 	for_each_set_bit(irq, s->changed, s->nr) {
+		if (kst_irq_rec_big(s, irq)) {
+			err = (c->nr ? kst_sample_put(w, kst_irq_put_chunk, c, 0) : 0) ?:
+			      kst_irq_write_split(w, s, irq, false,
+						  (u32)(s->ext[irq] - b->ext[irq]));
+			if (err)
+				return err;
+			kst_chunk_start(c, false, 0);
+			c->incremental = true;
+			continue;
+		}
 		kst_chunk_add_inc(c, irq, (u32)(s->ext[irq] - b->ext[irq]));
-		if (c->nr < KST_CHUNK)
+		if (s->percpu)
+			kst_chunk_add_rec(c, s, irq);
+		if (!kst_chunk_full(c))
 			continue;
 		err = kst_sample_put(w, kst_irq_put_chunk, c, 0);
 		if (err)
 			return err;
 		c->nr = 0;
+		c->nr_words = 0;
 	}
 	return c->nr ? kst_sample_put(w, kst_irq_put_chunk, c, 0) : 0;
 }
 
 /*
- * A keyframe carries every IRQ present, a delta those that moved: packed,
- * or one nest each when the config asks for per-CPU counts.
+ * A keyframe carries every IRQ present, a delta those that moved, in
+ * packed chunks; with per-CPU counts, each IRQ with its record.
  */
 static int kst_irq_write(struct kst_writer *w, const void *cur,
 			 const void *base)
 {
 	const struct kst_irq_state *s = cur;
 
-	if (w->h->cfg->percpu)
-		return kst_irq_write_nests(w, s);
 	if (w->h->key)
 		return kst_irq_write_dense(w, s);
 	return kst_irq_write_incs(w, s, base);

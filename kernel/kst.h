@@ -199,8 +199,12 @@ struct kst_section {
 	void *(*state_alloc)(void);
 	/* @committed: the state is a committed frame's, holding its pins */
 	void (*state_free)(void *state, bool committed);
-	/* @last is NULL before the first commit; true: a new generation */
-	int (*collect)(void *cur, void *last, bool *renewed);
+	/*
+	 * @last is NULL before the first commit; @cfg is the config the
+	 * sample is taken for; *renewed true: a new generation
+	 */
+	int (*collect)(void *cur, void *last, const struct kst_config *cfg,
+		       bool *renewed);
 	int (*write)(struct kst_writer *w, const void *cur, const void *base);
 	/* optional, for sections that pin what they collect */
 	void (*commit)(void *cur, void *last);	/* @last: NULL if none */

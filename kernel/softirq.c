@@ -159,7 +159,8 @@ static void *kst_softirq_state_alloc(void)
 	return s;
 }
 
-static int kst_softirq_collect(void *cur, void *last, bool *renewed)
+static int kst_softirq_collect(void *cur, void *last,
+			       const struct kst_config *cfg, bool *renewed)
 {
 	struct kst_softirq_state *c = cur, *l = last;
 	unsigned int vec;

@@ -236,8 +236,9 @@ static void kst_untrack(struct kst_producer *p, u32 sections)
 	}
 }
 
-/* Read the counters of @sections into *cur; *new_gen: one was renewed. */
-static int kst_collect(struct kst_producer *p, u32 sections, bool *new_gen)
+/* Read the counters of cfg->sections into *cur; *new_gen: one was renewed. */
+static int kst_collect(struct kst_producer *p, const struct kst_config *cfg,
+		       bool *new_gen)
 {
 	const struct kst_section *s;
 	bool renewed;
@@ -245,19 +246,19 @@ static int kst_collect(struct kst_producer *p, u32 sections, bool *new_gen)
 	int err = 0;
 
 	*new_gen = false;
-	kst_untrack(p, sections);
+	kst_untrack(p, cfg->sections);
 	for (i = 0; !err && i < kst_nr_sections; i++) {
 		s = kst_sections[i];
-		if (!kst_wanted(s, sections))
+		if (!kst_wanted(s, cfg->sections))
 			continue;
 		/* state_alloc() failed in kst_untrack() of an earlier tick */
 		if (!p->cur->state[i])
 			p->cur->state[i] = s->state_alloc();
 		err = p->cur->state[i] ?
-		      s->collect(p->cur->state[i], kst_last_state(p, i),
+		      s->collect(p->cur->state[i], kst_last_state(p, i), cfg,
 				 &renewed) : -ENOMEM;
 		if (err) {
-			kst_discard_sections(p, i, sections);
+			kst_discard_sections(p, i, cfg->sections);
 			break;
 		}
 		*new_gen |= renewed;
@@ -380,7 +381,7 @@ static void kst_sample_take(struct kst_producer *p,
 	h.announce = cfg_gen != p->cfg_gen;
 	h.cfg = &cfg;
 
-	err = kst_collect(p, cfg.sections, &new_gen);
+	err = kst_collect(p, &cfg, &new_gen);
 	if (err) {
 		kst_batch_drop(p);	/* *cur is incomplete: nothing pinned */
 		t->failed = true;

@@ -112,7 +112,8 @@ static int dump_irqs(int bytes, int delay_ms)
 		return 1;
 	nlh = kstat_msg_put(buf, KSTAT_CMD_IRQ_GET, NLM_F_DUMP);
 	nlh->nlmsg_seq = 42;
-	mnl_attr_put_u32(nlh, KSTAT_A_SEL_FLAGS, KSTAT_F_PERCPU);
+	/* a nest per IRQ (per-CPU counts alone come packed in chunks) */
+	mnl_attr_put_u32(nlh, KSTAT_A_SEL_FLAGS, KSTAT_F_PERCPU | KSTAT_F_META);
 	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
 		return 1;
 	while (ret > MNL_CB_STOP) {

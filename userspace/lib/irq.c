@@ -31,9 +31,22 @@ static int add_action(struct kstat_irq *q, const struct nlattr *a)
 	return 0;
 }
 
+static size_t rec_check(const char *p, size_t avail, uint32_t nr_cpus);
+static int percpu_from_rec(struct kstat_irq *q, const char *rec,
+			   uint32_t nr_cpus, uint32_t count);
+
+/* What a nest's attributes left to do once all are read. */
+struct irq_nest {
+	int seen;			/* 1 id, 2 count, 4 nr_cpus */
+	uint32_t nr_cpus;
+	const struct nlattr *cpus;	/* a per-CPU record */
+};
+
 static int parse_irq_attr(const struct nlattr *a, struct kstat_irq *q,
-			  int *seen)
+			  struct irq_nest *n)
 {
+	int *seen = &n->seen;
+
 	uint8_t level = 0;
 	int err;
 
@@ -59,24 +72,46 @@ static int parse_irq_attr(const struct nlattr *a, struct kstat_irq *q,
 		return kstat_get_str(a, &q->name);
 	case KSTAT_A_IRQ_ACTION:
 		return add_action(q, a);
+	case KSTAT_A_IRQ_NR_CPUS:
+		*seen |= 4;
+		return kstat_get_u32(a, &n->nr_cpus);
+	case KSTAT_A_IRQ_CPUS:
+		n->cpus = a;
+		return 0;
 	default:
 		return 0;	/* newer kernel: skip */
 	}
 }
 
+/* A nest's record, once its count and the arrays' length are known. */
+static int irq_nest_record(struct kstat_irq *q, const struct irq_nest *n)
+{
+	size_t words = kattr_len(n->cpus) / sizeof(uint32_t);
+
+	if (!(n->seen & 4) || !n->nr_cpus || n->nr_cpus > (1u << 20) ||
+	    kattr_len(n->cpus) % sizeof(uint32_t) || !words ||
+	    rec_check(kattr_data(n->cpus), words, n->nr_cpus) != words)
+		return -EBADMSG;
+	return percpu_from_rec(q, kattr_data(n->cpus), n->nr_cpus,
+			       (uint32_t)q->count);
+}
+
 /* One IRQ nest into @q (zeroed by the caller). */
 int kstat_parse_irq_nest(const struct nlattr *nest, struct kstat_irq *q)
 {
+	struct irq_nest n = { 0 };
 	const struct nlattr *a;
-	int rem, err, seen = 0;
+	int rem, err;
 
 	kattr_for_each_nested(a, nest, rem) {
-		err = parse_irq_attr(a, q, &seen);
+		err = parse_irq_attr(a, q, &n);
 		if (err)
 			return err;
 	}
 	/* id and count are required; leftover bytes are corruption */
-	return seen == 3 && rem <= 0 ? 0 : -EBADMSG;
+	if ((n.seen & 3) != 3 || rem > 0)
+		return -EBADMSG;
+	return n.cpus ? irq_nest_record(q, &n) : 0;
 }
 
 void kstat_irq_free(struct kstat_irq *q)
@@ -166,7 +201,117 @@ struct irqs_chunk {
 	const char *counts;		/* __u64[nr], or NULL: incs */
 	const char *incs;		/* __u32[nr] */
 	size_t nr;
+	uint32_t nr_cpus;		/* per-CPU arrays' length, 0: none */
+	const char *rec[CHUNK_MAX];	/* each IRQ's per-CPU record */
 };
+
+/*
+ * The most CPU ids a per-CPU array may span: far above any kernel's
+ * NR_CPUS (8192), low enough that a corrupt length allocates little.
+ */
+#define NR_CPUS_MAX	(1u << 20)	/* as irq_nest_record()'s */
+
+/* The __u32 word @i of @p (attribute data is only 4-byte aligned). */
+static inline uint32_t word_at(const char *p, size_t i)
+{
+	uint32_t w;
+
+	memcpy(&w, p + i * sizeof(w), sizeof(w));
+	return w;
+}
+
+/*
+ * Words of the per-CPU record at @p, @avail words there, checked against
+ * arrays of @nr_cpus (see "Per-CPU records" in the UAPI); 0 if corrupt.
+ */
+static size_t rec_check(const char *p, size_t avail, uint32_t nr_cpus)
+{
+	uint32_t hdr = word_at(p, 0), v = hdr & KSTAT_CPUS_VALUE, i, idx;
+	int64_t prev = -1;
+
+	switch (hdr & KSTAT_CPUS_KIND) {
+	case KSTAT_CPUS_ONE:
+		return v < nr_cpus ? 1 : 0;
+	case KSTAT_CPUS_DENSE:
+		return v == nr_cpus && avail >= 1 + (size_t)v ? 1 + v : 0;
+	case KSTAT_CPUS_PAIRS:
+		if (v > nr_cpus || avail < 1 + 2 * (size_t)v)
+			return 0;
+		for (i = 0; i < v; i++) {
+			idx = word_at(p, 1 + 2 * i);
+			if (idx >= nr_cpus || idx <= prev)
+				return 0;
+			prev = idx;
+		}
+		return 1 + 2 * (size_t)v;
+	default:
+		return 0;
+	}
+}
+
+/* A chunk's records, one per IRQ, located and checked. */
+static int recs_index(struct irqs_chunk *c, const struct nlattr *nr_cpus,
+		      const struct nlattr *cpus)
+{
+	const char *p = kattr_data(cpus);
+	size_t avail, i, words;
+
+	if (kstat_get_u32(nr_cpus, &c->nr_cpus) || !c->nr_cpus ||
+	    c->nr_cpus > NR_CPUS_MAX || kattr_len(cpus) % sizeof(uint32_t))
+		return -EBADMSG;
+	avail = kattr_len(cpus) / sizeof(uint32_t);
+	for (i = 0; i < c->nr; i++) {
+		words = avail ? rec_check(p, avail, c->nr_cpus) : 0;
+		if (!words)
+			return -EBADMSG;
+		c->rec[i] = p;
+		p += words * sizeof(uint32_t);
+		avail -= words;
+	}
+	return avail ? -EBADMSG : 0;
+}
+
+/*
+ * Record @rec as a whole array into @out (@nr_cpus counts): CPUs it does
+ * not list have 0; ONE's CPU has @count, the IRQ's (mod 2^32).
+ */
+static void rec_decode(const char *rec, uint32_t nr_cpus, uint32_t count,
+		       uint32_t *out)
+{
+	uint32_t hdr = word_at(rec, 0), v = hdr & KSTAT_CPUS_VALUE, i;
+
+	if ((hdr & KSTAT_CPUS_KIND) == KSTAT_CPUS_DENSE) {
+		memcpy(out, rec + sizeof(hdr), (size_t)v * sizeof(*out));
+		return;
+	}
+	memset(out, 0, (size_t)nr_cpus * sizeof(*out));
+	if ((hdr & KSTAT_CPUS_KIND) == KSTAT_CPUS_ONE) {
+		out[v] = count;
+		return;
+	}
+	for (i = 0; i < v; i++)
+		out[word_at(rec, 1 + 2 * i)] = word_at(rec, 2 + 2 * i);
+}
+
+/*
+ * @q's per-CPU array from a record, as long as the record's arrays,
+ * reusing the one it has when that is as long.
+ */
+static int percpu_from_rec(struct kstat_irq *q, const char *rec,
+			   uint32_t nr_cpus, uint32_t count)
+{
+	uint32_t *p = q->percpu;
+
+	if (nr_cpus != q->nr_percpu || !p) {
+		p = realloc(p, (size_t)nr_cpus * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		q->percpu = p;
+		q->nr_percpu = nr_cpus;
+	}
+	rec_decode(rec, nr_cpus, count, p);
+	return 0;
+}
 
 /* How many elements of @size an array attribute holds; -1: not whole. */
 static long array_len(const struct nlattr *a, size_t size)
@@ -196,6 +341,7 @@ static int parse_chunk(const struct nlattr *nest, struct irqs_chunk *c)
 {
 	const struct nlattr *a, *cnt = NULL, *ids = NULL, *incs = NULL;
 	const struct nlattr *first = NULL, *present = NULL;
+	const struct nlattr *nr_cpus = NULL, *cpus = NULL;
 	uint32_t base;
 	long nr;
 	int rem;
@@ -217,10 +363,20 @@ static int parse_chunk(const struct nlattr *nest, struct irqs_chunk *c)
 		case KSTAT_A_IRQS_INCREMENTS:
 			incs = a;
 			break;
+		case KSTAT_A_IRQS_NR_CPUS:
+			nr_cpus = a;
+			break;
+		case KSTAT_A_IRQS_CPUS:
+			cpus = a;
+			break;
 		}
 	}
-	/* one of counts and increments; a bitmap (with its base) or ids */
-	if (rem > 0 || !cnt == !incs || !present == !ids || !first != !present)
+	/*
+	 * one of counts and increments; a bitmap (with its base) or ids;
+	 * per-CPU records with their arrays' length, or neither
+	 */
+	if (rem > 0 || !cnt == !incs || !present == !ids ||
+	    !first != !present || !nr_cpus != !cpus)
 		return -EBADMSG;
 	nr = cnt ? array_len(cnt, sizeof(uint64_t)) :
 		   array_len(incs, sizeof(uint32_t));
@@ -240,7 +396,8 @@ static int parse_chunk(const struct nlattr *nest, struct irqs_chunk *c)
 	c->counts = cnt ? kattr_data(cnt) : NULL;
 	c->incs = incs ? kattr_data(incs) : NULL;
 	c->nr = nr;
-	return 0;
+	c->nr_cpus = 0;
+	return cpus ? recs_index(c, nr_cpus, cpus) : 0;
 }
 
 static inline uint64_t chunk_count(const struct irqs_chunk *c, size_t i)
@@ -278,9 +435,18 @@ static int irqs_add(struct kstat_reply *r, const struct nlattr *a)
 		return err;
 	/* one store of each entry (a memset of the run is slower) */
 	q = &l->irqs[l->nr];
-	for (i = 0; i < c.nr; i++)
+	for (i = 0; i < c.nr; i++) {
 		q[i] = (struct kstat_irq){ .irq = c.ids[i],
 					   .count = chunk_count(&c, i) };
+		if (!c.nr_cpus)
+			continue;
+		err = percpu_from_rec(&q[i], c.rec[i], c.nr_cpus,
+				      (uint32_t)q[i].count);
+		if (err) {
+			l->nr += i + 1;	/* the clear frees them */
+			return err;
+		}
+	}
 	l->nr += c.nr;
 	return 0;
 }
@@ -400,20 +566,70 @@ static struct kstat_irq *irq_entry(struct kstat_state *st, uint32_t irq,
 	return &st->s.irqs[st->s.nr_irqs++];
 }
 
+/*
+ * Where a sample's IRQ has its per-CPU counts: a dense array (in a
+ * nest), a record (in a chunk), or neither (NULL).
+ */
+struct percpu_src {
+	const struct nlattr *dense;
+	const char *rec;
+	uint32_t nr_cpus;
+};
+
+static int percpu_set(struct kstat_irq *dst, const struct percpu_src *src)
+{
+	if (src->rec)
+		return percpu_from_rec(dst, src->rec, src->nr_cpus,
+				       (uint32_t)dst->count);
+	return copy_percpu(dst, src->dense);
+}
+
+/*
+ * A piece of a record too large for one chunk, after the first piece of
+ * the same IRQ (see "Per-CPU IRQ counts, sparse" in docs/protocol.md):
+ * its pairs go into the array the first piece set.
+ */
+static int percpu_merge(struct kstat_irq *dst, const struct percpu_src *src)
+{
+	uint32_t hdr, n, i, idx;
+
+	if (!src->rec || !dst->percpu || dst->nr_percpu != src->nr_cpus)
+		return -EBADMSG;
+	hdr = word_at(src->rec, 0);
+	if ((hdr & KSTAT_CPUS_KIND) != KSTAT_CPUS_PAIRS)
+		return -EBADMSG;
+	n = hdr & KSTAT_CPUS_VALUE;
+	for (i = 0; i < n; i++) {
+		idx = word_at(src->rec, 1 + 2 * i);
+		dst->percpu[idx] = word_at(src->rec, 2 + 2 * i);
+	}
+	return 0;
+}
+
+/* Is @irq the IRQ this sample set last (the next piece of its record)? */
+static int irq_continues(const struct kstat_state *st, uint32_t irq,
+			 const struct percpu_src *percpu)
+{
+	return percpu && percpu->rec && st->s.nr_irqs_changed &&
+	       st->changed[st->s.nr_irqs_changed - 1] == irq;
+}
+
 /* @irq's entry takes @count, noted as changed by this sample. */
 static int irq_set(struct kstat_state *st, uint32_t irq, uint64_t count,
-		   const struct nlattr *percpu, int key)
+		   const struct percpu_src *percpu, int key)
 {
 	struct kstat_irq *dst;
-	int err = 0;
+	int err = 0, more = irq_continues(st, irq, percpu);
 
 	dst = irq_entry(st, irq, key, &err);
 	if (!dst)
 		return err;
 	dst->irq = irq;
 	dst->count = count;
+	if (more)
+		return percpu_merge(dst, percpu);
 	if (percpu) {
-		err = copy_percpu(dst, percpu);
+		err = percpu_set(dst, percpu);
 		if (err)
 			return err;
 	} else if (key && dst->percpu) {
@@ -434,12 +650,12 @@ static int irq_set(struct kstat_state *st, uint32_t irq, uint64_t count,
 /* One IRQ nest of a sample into its entry. */
 static int irq_apply(struct kstat_state *st, const struct nlattr *nest, int key)
 {
-	const struct nlattr *percpu = NULL;
+	struct percpu_src src = { 0 };
 	uint64_t count = 0;
 	uint32_t irq = 0;
-	int err = parse_sample_irq(nest, &irq, &count, &percpu);
+	int err = parse_sample_irq(nest, &irq, &count, &src.dense);
 
-	return err ? err : irq_set(st, irq, count, percpu, key);
+	return err ? err : irq_set(st, irq, count, src.dense ? &src : NULL, key);
 }
 
 /*
@@ -450,6 +666,7 @@ static int irq_apply(struct kstat_state *st, const struct nlattr *nest, int key)
 static int irqs_apply_key(struct kstat_state *st, const struct irqs_chunk *c)
 {
 	struct kstat_irq *irqs = st->s.irqs;
+	struct percpu_src src = { .nr_cpus = c->nr_cpus };
 	uint32_t *changed;
 	size_t pos = st->key_pos, n = st->s.nr_irqs_changed, i, room;
 	int err;
@@ -462,6 +679,8 @@ static int irqs_apply_key(struct kstat_state *st, const struct irqs_chunk *c)
 	room = st->s.nr_irqs - pos;
 	if (room > c->nr)
 		room = c->nr;
+	if (c->nr_cpus)
+		room = 0;	/* with records: one by one, below */
 	for (i = 0; i < room; i++) {
 		if (irqs[pos + i].irq != c->ids[i] || irqs[pos + i].percpu)
 			break;
@@ -472,7 +691,9 @@ static int irqs_apply_key(struct kstat_state *st, const struct irqs_chunk *c)
 	st->s.nr_irqs_changed = n + i;
 	st->s.irqs_changed = changed;
 	for (; i < c->nr; i++) {
-		err = irq_set(st, c->ids[i], chunk_count(c, i), NULL, 1);
+		src.rec = c->nr_cpus ? c->rec[i] : NULL;
+		err = irq_set(st, c->ids[i], chunk_count(c, i),
+			      src.rec ? &src : NULL, 1);
 		if (err)
 			return err;
 	}
@@ -482,6 +703,7 @@ static int irqs_apply_key(struct kstat_state *st, const struct irqs_chunk *c)
 /* A delta's chunk: each IRQ's count grows by its increment. */
 static int irqs_apply_delta(struct kstat_state *st, const struct irqs_chunk *c)
 {
+	struct percpu_src src = { .nr_cpus = c->nr_cpus };
 	size_t i;
 	int32_t slot;
 	int err;
@@ -492,8 +714,10 @@ static int irqs_apply_delta(struct kstat_state *st, const struct irqs_chunk *c)
 		slot = c->ids[i] < st->nr_slots ? st->slot[c->ids[i]] : -1;
 		if (slot < 0)
 			return -EBADMSG;	/* a delta may not add an IRQ */
+		src.rec = c->nr_cpus ? c->rec[i] : NULL;
 		err = irq_set(st, c->ids[i],
-			      st->s.irqs[slot].count + chunk_inc(c, i), NULL, 0);
+			      st->s.irqs[slot].count + chunk_inc(c, i),
+			      src.rec ? &src : NULL, 0);
 		if (err)
 			return err;
 	}

@@ -67,11 +67,61 @@ static void check_totals_match(const struct kstat_irq_list *tot,
 	      grew);
 }
 
+/* Do an IRQ's per-CPU counts sum to its count (mod 2^32)? */
+static int sums_to_count(const struct kstat_irq *q)
+{
+	uint32_t sum = 0, c;
+
+	for (c = 0; c < q->nr_percpu; c++)
+		sum += q->percpu[c];
+	return q->percpu && sum == (uint32_t)q->count;
+}
+
+/*
+ * The dump with per-CPU counts alone (records in chunks, recorded after
+ * the nest dump @all): the same IRQs, the same arrays but for the few
+ * live IRQs, each summing to its count; and its bytes within 2x the
+ * totals dump's (@tot_bytes), where @all's dense nests were far more.
+ */
+static void check_percpu_dump(const struct kstat_irq_list *tot,
+			      size_t tot_bytes, const struct kstat_irq_list *all)
+{
+	struct kstat_irq_list *l = calloc(1, sizeof(*l));
+	size_t i, same = 0, sums = 0, n = 0;
+	struct fixture f;
+	int msgs, err;
+
+	CHECK(!fixture_load("irq-dump-percpu.nl", &f), "irq-dump-percpu.nl loads");
+	err = for_each_msg(&f, irq_fn, l, &msgs);
+	CHECK(!err && l->nr == all->nr && ascending_unique(l),
+	      "percpu dump: %zu IRQs in %d messages (err %d)", l->nr, msgs, err);
+	for (i = 0; i < l->nr && l->nr == all->nr; i++) {
+		const struct kstat_irq *a = &all->irqs[i], *q = &l->irqs[i];
+
+		n++;
+		sums += sums_to_count(q);
+		same += q->irq == a->irq && q->nr_percpu == a->nr_percpu &&
+			q->percpu && a->percpu &&
+			!memcmp(q->percpu, a->percpu, q->nr_percpu * 4);
+	}
+	CHECK(n && sums == n, "every IRQ's per-CPU counts sum to its count (%zu of %zu)",
+	      sums, n);
+	CHECK(n && same + 16 >= n,
+	      "the arrays are the nest dump's but for live IRQs (%zu of %zu)",
+	      same, n);
+	CHECK(f.len <= 2 * tot_bytes,
+	      "percpu dump %zu bytes within 2x the totals dump's %zu", f.len,
+	      tot_bytes);
+	(void)tot;
+	kstat_irq_list_free(l);
+	free(f.data);
+}
+
 static void test_irq_dumps(void)
 {
 	struct kstat_irq_list *l = calloc(1, sizeof(*l)), *tot;
 	struct fixture f;
-	size_t i, sims = 0;
+	size_t i, sims = 0, tot_bytes;
 	int msgs, err;
 
 	CHECK(!fixture_load("irq-dump-totals.nl", &f), "irq-dump-totals.nl loads");
@@ -85,6 +135,7 @@ static void test_irq_dumps(void)
 	CHECK(!l->irqs[0].chip && !l->irqs[0].percpu && !l->nr_arch,
 	      "totals only: no metadata, per-CPU counts or arch rows");
 	tot = l;
+	tot_bytes = f.len;
 	free(f.data);
 
 	l = calloc(1, sizeof(*l));
@@ -105,6 +156,7 @@ static void test_irq_dumps(void)
 	sim7 = irq_by_action(l, "kstat-sim-7");
 	CHECK(sim7 >= 0, "kstat-sim-7 is IRQ %lld", (long long)sim7);
 	check_totals_match(tot, l);
+	check_percpu_dump(tot, tot_bytes, l);
 	kstat_irq_list_free(tot);
 	kstat_irq_list_free(l);
 	free(f.data);
@@ -176,6 +228,52 @@ static int feed_fn(const struct nlmsghdr *nlh, void *sub)
 {
 	kstat_sub_feed(sub, nlh);
 	return 0;
+}
+
+/* A stream with per-CPU counts: every IRQ's array sums to its count. */
+struct seen_percpu {
+	int samples, keyframes, bad;
+	size_t irqs;
+	uint32_t sim_cpu1[8];
+};
+
+static void on_percpu_sample(const struct kstat_sample *s, void *arg)
+{
+	struct seen_percpu *w = arg;
+	size_t i;
+
+	w->keyframes += s->keyframe;
+	w->irqs = s->nr_irqs;
+	for (i = 0; i < s->nr_irqs; i++) {
+		if (!sums_to_count(&s->irqs[i]))
+			w->bad++;
+		if (s->irqs[i].irq == sim7 && w->samples < 8 &&
+		    s->irqs[i].nr_percpu > 1)
+			w->sim_cpu1[w->samples] = s->irqs[i].percpu[1];
+	}
+	w->samples++;
+}
+
+static void test_summary_percpu(void)
+{
+	static const struct kstat_sub_ops pops = { .sample = on_percpu_sample };
+	struct seen_percpu w = { 0 };
+	struct kstat_sub *sub = kstat_sub_alloc(&pops, &w);
+	struct fixture f;
+	int msgs;
+
+	CHECK(!fixture_load("summary-percpu.nl", &f), "summary-percpu.nl loads");
+	for_each_msg(&f, feed_fn, sub, &msgs);
+	CHECK(w.samples == 4 && w.keyframes >= 1 && w.irqs >= 4096,
+	      "4 samples with per-CPU records (%d, %d keyframes, %zu IRQs)",
+	      w.samples, w.keyframes, w.irqs);
+	CHECK(!w.bad, "every IRQ's per-CPU counts sum to its count (%d not)",
+	      w.bad);
+	CHECK(w.sim_cpu1[3] > w.sim_cpu1[0],
+	      "the IRQ fired on CPU 1: its count there grows (%u -> %u)",
+	      w.sim_cpu1[0], w.sim_cpu1[3]);
+	kstat_unsubscribe(sub);
+	free(f.data);
 }
 
 static void test_summary(void)
@@ -394,6 +492,7 @@ int main(void)
 	test_irq_dumps();
 	test_cpu_softirq();
 	test_summary();
+	test_summary_percpu();
 	test_cputime_stride();
 	return unit_exit();
 }

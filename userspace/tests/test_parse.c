@@ -172,6 +172,173 @@ static void test_irqs_chunks(void)
 	nlmsg_free(m);
 }
 
+/* ---- per-CPU records in chunks (KSTAT_A_IRQS_CPUS) ---- */
+
+/* A listed chunk of @n IRQs with @nr_cpus-long arrays as @words records. */
+static void put_recs(struct nl_msg *m, const uint32_t *ids,
+		     const uint64_t *counts, int n, uint32_t nr_cpus,
+		     const uint32_t *words, int nw)
+{
+	struct nlattr *c = nla_nest_start(m, KSTAT_A_IRQS);
+
+	nla_put(m, KSTAT_A_IRQS_IDS, n * 4, ids);
+	nla_put(m, KSTAT_A_IRQS_COUNTS, n * 8, counts);
+	nla_put_u32(m, KSTAT_A_IRQS_NR_CPUS, nr_cpus);
+	nla_put(m, KSTAT_A_IRQS_CPUS, nw * 4, words);
+	nla_nest_end(m, c);
+}
+
+/* Every form, decoded to the dense array the library always gave. */
+static void test_irqs_records(void)
+{
+	static const uint32_t ids[4] = { 24, 25, 26, 27 };
+	/* 2^32 + 9: ONE's count is the IRQ's mod 2^32 */
+	static const uint64_t counts[4] = { 4294967305ULL, 12, 0, 15 };
+	static const uint32_t words[] = {
+		KSTAT_CPUS_ONE | 5,			/* 24: all on CPU 5 */
+		KSTAT_CPUS_PAIRS | 2, 1, 5, 7, 7,	/* 25: CPUs 1 and 7 */
+		KSTAT_CPUS_PAIRS | 0,			/* 26: none */
+		KSTAT_CPUS_DENSE | 8, 1, 2, 3, 4, 5, 0, 0, 0,	/* 27 */
+	};
+	static const uint32_t want[4][8] = {
+		{ 0, 0, 0, 0, 0, 9, 0, 0 },
+		{ 0, 5, 0, 0, 0, 0, 0, 7 },
+		{ 0 },
+		{ 1, 2, 3, 4, 5, 0, 0, 0 },
+	};
+	struct kstat_irq_list l = { 0 };
+	struct nl_msg *m = new_msg(KSTAT_CMD_IRQ_GET);
+	int err, i, ok = 1;
+
+	put_recs(m, ids, counts, 4, 8, words, sizeof(words) / 4);
+	err = kstat_parse_irq_msg(nlmsg_hdr(m), &l);
+	CHECK(err == 0 && l.nr == 4, "a chunk with records parses (%d, %zu)",
+	      err, l.nr);
+	for (i = 0; i < 4 && (size_t)i < l.nr; i++)
+		ok &= l.irqs[i].irq == ids[i] && l.irqs[i].nr_percpu == 8 &&
+		      l.irqs[i].percpu &&
+		      !memcmp(l.irqs[i].percpu, want[i], sizeof(want[i]));
+	CHECK(ok && l.nr == 4,
+	      "ONE, PAIRS, empty PAIRS and DENSE give the dense arrays");
+	kstat_irq_list_clear(&l);
+	nlmsg_free(m);
+}
+
+/* A nest's record (KSTAT_A_IRQ_CPUS) instead of the dense array. */
+static void put_irq_rec(struct nl_msg *m, uint32_t irq, uint64_t count,
+			uint32_t nr_cpus, const uint32_t *words, int nw)
+{
+	struct nlattr *n = nla_nest_start(m, KSTAT_A_IRQ);
+
+	nla_put_u32(m, KSTAT_A_IRQ_ID, irq);
+	nla_put_u64(m, KSTAT_A_IRQ_COUNT, count);
+	if (nr_cpus)
+		nla_put_u32(m, KSTAT_A_IRQ_NR_CPUS, nr_cpus);
+	nla_put(m, KSTAT_A_IRQ_CPUS, nw * 4, words);
+	nla_put_string(m, KSTAT_A_IRQ_CHIP, "dummy");
+	nla_nest_end(m, n);
+}
+
+static void test_irq_nest_records(void)
+{
+	static const uint32_t one[] = { KSTAT_CPUS_ONE | 4095 };
+	static const uint32_t pairs[] = { KSTAT_CPUS_PAIRS | 2, 0, 3, 9, 4 };
+	struct kstat_irq_list l = { 0 };
+	struct nl_msg *m = new_msg(KSTAT_CMD_IRQ_GET);
+	int err;
+
+	put_irq_rec(m, 30, 11, 4096, one, 1);
+	put_irq_rec(m, 31, 7, 4096, pairs, 5);
+	err = kstat_parse_irq_msg(nlmsg_hdr(m), &l);
+	CHECK(err == 0 && l.nr == 2, "nests with records parse (%d, %zu)", err,
+	      l.nr);
+	CHECK(l.nr == 2 && l.irqs[0].nr_percpu == 4096 &&
+	      l.irqs[0].percpu[4095] == 11 && l.irqs[0].percpu[0] == 0 &&
+	      l.irqs[1].percpu[0] == 3 && l.irqs[1].percpu[9] == 4 &&
+	      l.irqs[1].percpu[1] == 0 && !strcmp(l.irqs[1].chip, "dummy"),
+	      "a nest's ONE and PAIRS give the dense arrays, beside metadata");
+	kstat_irq_list_clear(&l);
+	nlmsg_free(m);
+}
+
+static void bad_nest_rec_no_len(struct nl_msg *m)
+{
+	static const uint32_t one[] = { KSTAT_CPUS_ONE | 1 };
+
+	put_irq_rec(m, 30, 11, 0, one, 1);
+}
+
+static void bad_nest_rec_extra(struct nl_msg *m)
+{
+	static const uint32_t w[] = { KSTAT_CPUS_ONE | 1, 0 };
+
+	put_irq_rec(m, 30, 11, 8, w, 2);
+}
+
+static void bad_rec(struct nl_msg *m, const uint32_t *words, int nw,
+		    uint32_t nr_cpus)
+{
+	static const uint32_t ids[1] = { 24 };
+	static const uint64_t counts[1] = { 3 };
+
+	put_recs(m, ids, counts, 1, nr_cpus, words, nw);
+}
+
+static void bad_rec_index(struct nl_msg *m)
+{
+	static const uint32_t w[] = { KSTAT_CPUS_ONE | 8 };
+
+	bad_rec(m, w, 1, 8);
+}
+
+static void bad_rec_order(struct nl_msg *m)
+{
+	static const uint32_t w[] = { KSTAT_CPUS_PAIRS | 2, 3, 1, 2, 1 };
+
+	bad_rec(m, w, 5, 8);
+}
+
+static void bad_rec_short(struct nl_msg *m)
+{
+	static const uint32_t w[] = { KSTAT_CPUS_PAIRS | 2, 3, 1 };
+
+	bad_rec(m, w, 3, 8);
+}
+
+static void bad_rec_dense_len(struct nl_msg *m)
+{
+	static const uint32_t w[] = { KSTAT_CPUS_DENSE | 2, 1, 2 };
+
+	bad_rec(m, w, 3, 8);
+}
+
+static void bad_rec_kind(struct nl_msg *m)
+{
+	static const uint32_t w[] = { KSTAT_CPUS_KIND | 1 };
+
+	bad_rec(m, w, 1, 8);
+}
+
+static void bad_rec_extra(struct nl_msg *m)
+{
+	static const uint32_t w[] = { KSTAT_CPUS_ONE | 1, KSTAT_CPUS_ONE | 2 };
+
+	bad_rec(m, w, 2, 8);
+}
+
+static void bad_rec_no_len(struct nl_msg *m)
+{
+	static const uint32_t ids[1] = { 24 };
+	static const uint64_t counts[1] = { 3 };
+	static const uint32_t w[] = { KSTAT_CPUS_ONE | 1 };
+	struct nlattr *c = nla_nest_start(m, KSTAT_A_IRQS);
+
+	nla_put(m, KSTAT_A_IRQS_IDS, 4, ids);
+	nla_put(m, KSTAT_A_IRQS_COUNTS, 8, counts);
+	nla_put(m, KSTAT_A_IRQS_CPUS, 4, w);
+	nla_nest_end(m, c);
+}
+
 static void bad_popcount(struct nl_msg *m)
 {
 	static const uint8_t present[1] = { 0x07 };
@@ -264,6 +431,15 @@ static void test_irq_bad(void)
 		{ "increments in a GET reply", bad_reply_increments },
 		{ "a bitmap wider than a chunk", bad_too_wide },
 		{ "a chunk of a base alone", bad_base_only },
+		{ "a record's CPU past the array", bad_rec_index },
+		{ "a record's pairs out of order", bad_rec_order },
+		{ "a record shorter than its pairs", bad_rec_short },
+		{ "a dense record of another length", bad_rec_dense_len },
+		{ "a record of an unknown form", bad_rec_kind },
+		{ "more records than IRQs", bad_rec_extra },
+		{ "records without the arrays' length", bad_rec_no_len },
+		{ "a nest's record without the array's length", bad_nest_rec_no_len },
+		{ "a nest's record with words left over", bad_nest_rec_extra },
 	};
 	unsigned int i;
 
@@ -319,6 +495,8 @@ int main(void)
 {
 	test_irq_ok();
 	test_irqs_chunks();
+	test_irqs_records();
+	test_irq_nest_records();
 	test_irq_bad();
 	test_truncated_header();
 	test_cpu();

@@ -7,12 +7,15 @@
  *
  * Family
  * ======
- * Generic netlink family "kstat" (KSTAT_FAMILY_NAME), version 2.  The
+ * Generic netlink family "kstat" (KSTAT_FAMILY_NAME), version 3.  The
  * version is the wire format's: it changes when a reply or sample would
  * no longer mean to an older client what it meant (version 2 packed IRQ
  * totals and cputime, which version 1 clients would skip as unknown
- * attributes), and a client should refuse a version it does not know
- * (libkstat does, with an error saying so).  Requests
+ * attributes; version 3 sends IRQs' per-CPU counts as records, see
+ * "Per-CPU records", where version 2 sent KSTAT_A_IRQ_PERCPU arrays: a
+ * version 2 client would skip them and show no per-CPU counts at all),
+ * and a client should refuse a version it does not know (libkstat does,
+ * with an error saying so).  Requests
  * are validated strictly: reserved genl header bytes must be zero, unknown
  * attributes and unknown nlmsg flags are rejected, every attribute has an
  * exact type and length, and every rejection carries an extended-ACK message
@@ -57,6 +60,35 @@
  * id (first + i).  Which CPUs are online is reported separately in
  * KSTAT_A_ONLINE_CPUS, a bitmap of bytes, bit (cpu % 8) of byte (cpu / 8).
  *
+ * Per-CPU records
+ * ===============
+ * Most IRQs fire on one CPU, so an IRQ's per-CPU counts in packed chunks
+ * (KSTAT_A_IRQS_CPUS), and in KSTAT_A_IRQ nests (KSTAT_A_IRQ_CPUS, which
+ * replaces the dense KSTAT_A_IRQ_PERCPU when it and KSTAT_A_IRQ_NR_CPUS
+ * take fewer bytes), come as a record of __u32 words that lists only the
+ * CPUs with a non-zero count, or as the whole array where that is
+ * smaller: the kernel picks the smallest form for each IRQ, and a record
+ * is never larger than the array plus its one header word.  The first
+ * word is the header: its top two bits (KSTAT_CPUS_KIND) the form, the
+ * other 30 (KSTAT_CPUS_VALUE) a number:
+ * - KSTAT_CPUS_PAIRS, value n: n pairs { index, count } follow, indexes
+ *   ascending; every CPU not listed has a count of 0 (n = 0: all 0);
+ * - KSTAT_CPUS_ONE, value index: the IRQ's counts are all on that CPU,
+ *   whose count is the IRQ's count modulo 2^32 (in a delta: the count
+ *   after the increment); every other CPU has 0.  No further words;
+ * - KSTAT_CPUS_DENSE, value n: n counts follow, for indexes 0 .. n-1,
+ *   n being the array's length.
+ * An index is an element of the per-CPU array: CPU id (first + index),
+ * first being KSTAT_A_SEL_CPU_FIRST (0 in samples).  The array's length
+ * is the chunk's KSTAT_A_IRQS_NR_CPUS (a nest's KSTAT_A_IRQ_NR_CPUS).  A
+ * record always describes the IRQ's whole array, in keyframes and deltas
+ * alike, except that in a summary a record too large for a part comes in
+ * PAIRS pieces: the IRQ then appears in consecutive chunks, the first
+ * with its count (or increment), the others repeating the count (or
+ * with an increment of 0), and its array is the union of the pieces.
+ * The counts are read in one pass with the IRQ's count, which, over
+ * every CPU id, is their sum (modulo 2^32).
+ *
  * Commands
  * ========
  * KSTAT_CMD_CPU_GET
@@ -92,9 +124,9 @@
  *          KSTAT_A_SEL_CPU_LAST.
  *          Replies: messages each carrying one or more KSTAT_A_IRQ nests,
  *          every selected IRQ exactly once, in the order selected.
- *          Without KSTAT_F_PERCPU and KSTAT_F_META (totals only) the IRQs
- *          come packed instead, as KSTAT_A_IRQS chunks: dense ones for a
- *          range, listed ones for a list.  IRQ
+ *          Without KSTAT_F_META the IRQs come packed instead, as
+ *          KSTAT_A_IRQS chunks: dense ones for a range, listed ones for
+ *          a list; with KSTAT_F_PERCPU each IRQ with a per-CPU record.  IRQ
  *          numbers without a descriptor are skipped (a listed number without
  *          a descriptor is simply absent).  The last message of the dump
  *          carries KSTAT_A_INTR_SUM, KSTAT_A_NR_IRQS, KSTAT_A_ONLINE_CPUS and,
@@ -171,10 +203,10 @@
  *     the rows are in ascending CPU id across the nests of a sample, and
  *     the sum comes after the last row;
  *   - softirq: KSTAT_A_SAMPLE_SOFTIRQ nests;
- *   - irq: with the config's per-CPU counts, KSTAT_A_SAMPLE_IRQ nests
- *     (with KSTAT_A_IRQ_PERCPU); without, KSTAT_A_SAMPLE_IRQS chunks,
- *     dense in keyframes and incremental in deltas (the increment is
- *     added to the count the subscriber holds); KSTAT_A_SAMPLE_ARCH nests (name and count; the
+ *   - irq: KSTAT_A_SAMPLE_IRQS chunks, dense in keyframes and
+ *     incremental in deltas (the increment is added to the count the
+ *     subscriber holds), with the config's per-CPU counts a per-CPU
+ *     record for each IRQ in them; KSTAT_A_SAMPLE_ARCH nests (name and count; the
  *     description in keyframes only), KSTAT_A_SAMPLE_INTR_SUM.
  *   A keyframe (KSTAT_A_SAMPLE_KEYFRAME) carries every IRQ, vector and
  *   arch row and replaces the subscriber's state.  A delta carries only
@@ -208,7 +240,9 @@
  *     producer starts): a section outside the config is not read at all,
  *     and one that comes back starts again from the kernel's counters,
  *     in a keyframe.
- *   Per-CPU arrays in samples are the kernel's 32-bit counters.
+ *   Per-CPU counts in samples are the kernel's 32-bit counters, read
+ *   when the sample is taken, in the same pass as the IRQ's count: they
+ *   sum to it modulo 2^32.
  *   Sequence numbers are consecutive while the module is loaded: a gap
  *   means lost samples (the socket overran, or the producer could not
  *   build a sample, counted in KSTAT_A_STATS_ALLOC_FAILURES).  After a
@@ -231,7 +265,7 @@
 #define _UAPI_LINUX_KSTAT_H
 
 #define KSTAT_FAMILY_NAME		"kstat"
-#define KSTAT_FAMILY_VERSION		2
+#define KSTAT_FAMILY_VERSION		3
 
 /* Multicast group for periodic summaries (see the summary commands). */
 #define KSTAT_MCGRP_SUMMARY_NAME	"summary"
@@ -374,6 +408,13 @@ enum kstat_irq_attr {
 	KSTAT_A_IRQ_ACTION,	/* string, repeated: action names in order
 				 * (KSTAT_F_META)
 				 */
+	KSTAT_A_IRQ_NR_CPUS,	/* u32: length of the per-CPU array CPUS
+				 * describes (KSTAT_F_PERCPU)
+				 */
+	KSTAT_A_IRQ_CPUS,	/* binary: __u32[], a per-CPU record; sent
+				 * with NR_CPUS instead of PERCPU when the
+				 * two are smaller (KSTAT_F_PERCPU)
+				 */
 
 	__KSTAT_A_IRQ_MAX,
 	KSTAT_A_IRQ_MAX = __KSTAT_A_IRQ_MAX - 1
@@ -393,10 +434,23 @@ enum kstat_irq_attr {
  *   below 2^32 by construction: the producer extends a count by adding
  *   (u32)(now - before) of the kernel's 32-bit total, and an IRQ whose
  *   descriptor changed makes the sample a keyframe.
+ * With per-CPU counts (KSTAT_F_PERCPU dumps without KSTAT_F_META, and
+ * samples of a config with percpu) a chunk also has NR_CPUS, the length
+ * of the per-CPU arrays, and CPUS, one per-CPU record per IRQ, in the
+ * chunk's order (see "Per-CPU records"; in a delta a record comes with
+ * each IRQ that moved).  Such a chunk may cover fewer IRQs, so that it
+ * stays small.
  * Arrays are in host byte order and only 4-byte aligned: copy __u64s out.
  * A chunk whose arrays disagree in length is corrupt.
  */
 #define KSTAT_IRQS_CHUNK_MAX	256
+
+/* The header word of a per-CPU record (see "Per-CPU records" above). */
+#define KSTAT_CPUS_KIND		0xc0000000U
+#define KSTAT_CPUS_VALUE	0x3fffffffU
+#define KSTAT_CPUS_PAIRS	0x00000000U
+#define KSTAT_CPUS_ONE		0x40000000U
+#define KSTAT_CPUS_DENSE	0x80000000U
 
 enum kstat_irqs_attr {
 	KSTAT_A_IRQS_UNSPEC,
@@ -405,6 +459,10 @@ enum kstat_irqs_attr {
 	KSTAT_A_IRQS_COUNTS,	/* binary: __u64[], one per IRQ */
 	KSTAT_A_IRQS_IDS,	/* binary: __u32[], IRQ numbers */
 	KSTAT_A_IRQS_INCREMENTS,	/* binary: __u32[], one per id (deltas) */
+	KSTAT_A_IRQS_NR_CPUS,	/* u32: length of the per-CPU arrays */
+	KSTAT_A_IRQS_CPUS,	/* binary: __u32[], one per-CPU record per
+				 * IRQ of the chunk, in its order
+				 */
 
 	__KSTAT_A_IRQS_MAX,
 	KSTAT_A_IRQS_MAX = __KSTAT_A_IRQS_MAX - 1

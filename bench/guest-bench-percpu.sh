@@ -1,0 +1,31 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench/guest-bench-percpu.sh - run in the test guest by hand, e.g.
+#   SMP=8 tests/vm/run-guest.sh bench/guest-bench-percpu.sh
+# (KSTAT_APPEND=possible_cpus=N for more possible CPUs): per-CPU IRQ
+# counts against totals only, side by side (kstat-bench percpu), with
+# BENCH_IRQS synthetic IRQs (default 1024 4096) affine as on real
+# machines: IRQ index i fires (i % 7) + 1 times on CPU i % CPUs, so each
+# fires on one CPU.  Results into the writable results share.  Not a test.
+# timeout: 3000
+source tests/lib.sh
+
+out=${BENCH_OUT:-/run/kstat-results/bench}
+mkdir -p "$out"
+cpus=$(nproc)
+possible=$(($(cut -d- -f2 /sys/devices/system/cpu/possible) + 1))
+read -r -a counts <<<"${BENCH_IRQS:-1024 4096}"
+
+for n in "${counts[@]}"; do
+	irqsim_load irqs="$n"
+	for ((i = 0; i < n; i++)); do echo "$i $((i % cpus)) $((i % 7 + 1))"; done \
+		>"$IRQSIM_DIR/fire"
+	file=$out/percpu-irqs-$n-cpus-$cpus-possible-$possible.txt
+	{
+		echo "config irqs $n cpus $cpus possible $possible descriptors $(ls /sys/kernel/irq | wc -l)"
+		bench/kstat-bench ${BENCH_ARGS:--r 5 -n 10} percpu
+	} >"$file" || t_fail "kstat-bench percpu failed with $n synthetic IRQs"
+	cat "$file" >&2
+	irqsim_unload
+done
