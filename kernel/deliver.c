@@ -100,10 +100,12 @@ int kst_deliver_multicast_except(struct sk_buff *skb, struct net *skip,
 		err = genlmsg_multicast_netns(kst_deliver_family, net, copy,
 					      except, KST_MCGRP_SUMMARY,
 					      GFP_ATOMIC);
-		if (err == -ESRCH && !except)
-			WRITE_ONCE(kn->subscribed, false);
-		else if (err)
+		if (err == -ESRCH) {
+			if (!except)
+				WRITE_ONCE(kn->subscribed, false);
+		} else if (err) {
 			ret = -ENOBUFS;
+		}
 	}
 	rcu_read_unlock();
 	consume_skb(skb);
