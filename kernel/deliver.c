@@ -69,9 +69,21 @@ struct sk_buff *kst_deliver_msg_new(size_t size, u32 portid, u32 seq,
  */
 int kst_deliver_multicast(struct sk_buff *skb)
 {
+	return kst_deliver_multicast_except(skb, NULL, 0);
+}
+
+/*
+ * The same, but not to the socket @portid of @skip (NULL: to everyone).
+ * Nobody else listening there is not nobody listening: that namespace
+ * stays subscribed.
+ */
+int kst_deliver_multicast_except(struct sk_buff *skb, struct net *skip,
+				 u32 portid)
+{
 	struct kst_net *kn;
 	struct sk_buff *copy;
 	struct net *net;
+	u32 except;
 	int err, ret = 0;
 
 	rcu_read_lock();
@@ -84,12 +96,16 @@ int kst_deliver_multicast(struct sk_buff *skb)
 			ret = -ENOBUFS;
 			continue;
 		}
-		err = genlmsg_multicast_netns(kst_deliver_family, net, copy, 0,
-					      KST_MCGRP_SUMMARY, GFP_ATOMIC);
-		if (err == -ESRCH)
-			WRITE_ONCE(kn->subscribed, false);
-		else if (err)
+		except = net_eq(net, skip) ? portid : 0;
+		err = genlmsg_multicast_netns(kst_deliver_family, net, copy,
+					      except, KST_MCGRP_SUMMARY,
+					      GFP_ATOMIC);
+		if (err == -ESRCH) {
+			if (!except)
+				WRITE_ONCE(kn->subscribed, false);
+		} else if (err) {
 			ret = -ENOBUFS;
+		}
 	}
 	rcu_read_unlock();
 	consume_skb(skb);

@@ -322,6 +322,8 @@ struct sk_buff *kst_deliver_msg_new(size_t size, u32 portid, u32 seq,
 				    void **hdr);
 void kst_deliver_net_subscribe(struct net *net);
 int kst_deliver_multicast(struct sk_buff *skb);
+int kst_deliver_multicast_except(struct sk_buff *skb, struct net *skip,
+				 u32 portid);
 int kst_deliver_unicast(struct sk_buff_head *parts, struct net *net,
 			u32 portid);
 bool kst_deliver_has_listeners(void);

@@ -448,17 +448,27 @@ static int kst_snapshot_build(struct kst_producer *p, u32 portid, u32 seq,
 
 /* ---- sending ---------------------------------------------------------------- */
 
-/* Under kst_send_lock: multicast a finished batch, in order. */
-static void kst_send_batch(struct sk_buff_head *parts, struct kst_tick *t)
+/*
+ * Under kst_send_lock: multicast a finished batch, in order, to every
+ * listener but the socket @portid of @skip (NULL: to all).
+ */
+static void kst_send_batch_except(struct sk_buff_head *parts,
+				  struct kst_tick *t, struct net *skip,
+				  u32 portid)
 {
 	struct sk_buff *skb;
 
 	while ((skb = __skb_dequeue(parts))) {
 		/* ENOBUFS: some listener's receive queue was full. */
-		if (kst_deliver_multicast(skb))
+		if (kst_deliver_multicast_except(skb, skip, portid))
 			t->undelivered++;
 		t->sent++;
 	}
+}
+
+static void kst_send_batch(struct sk_buff_head *parts, struct kst_tick *t)
+{
+	kst_send_batch_except(parts, t, NULL, 0);
 }
 
 static void kst_account(const struct kst_tick *t)
@@ -596,11 +606,15 @@ int kst_summary_subscribe(struct net *net, u32 portid, u32 seq,
 		err = kst_producer_start(&out, &t);
 	}
 	/*
-	 * No snapshot when there is no committed sample (the first failed:
-	 * the next is a keyframe), or when the first sample, just taken, is
-	 * multicast below as a keyframe: the sender gets it that way.
+	 * The answer is always a snapshot, even of a first sample just taken
+	 * whose batch is multicast below: that multicast then skips the
+	 * sender, which has the sample already.  So nothing but its answer
+	 * reaches the sender between its request and the ACK (the kernel's
+	 * YNL library of Linux 6.12, cli.py's, fails on a notification
+	 * there) and nobody gets a sample twice.  No snapshot when there is
+	 * no committed sample (the first failed: the next is a keyframe).
 	 */
-	if (!err && kst_prod->primed && skb_queue_empty(&out))
+	if (!err && kst_prod->primed)
 		err = kst_snapshot_build(kst_prod, portid, seq, &snap);
 	if (err == -ENOMEM)
 		NL_SET_ERR_MSG(extack, "no memory for the summary state");
@@ -609,7 +623,8 @@ int kst_summary_subscribe(struct net *net, u32 portid, u32 seq,
 	/* Before any multicast: a tick's ESRCH must not undo it. */
 	if (!err)
 		kst_deliver_net_subscribe(net);
-	kst_send_batch(&out, &t);
+	kst_send_batch_except(&out, &t, skb_queue_empty(&snap) ? NULL : net,
+			      portid);
 	if (!err && kst_deliver_unicast(&snap, net, portid)) {
 		NL_SET_ERR_MSG(extack,
 			       "the receive buffer cannot take the summary state");

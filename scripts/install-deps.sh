@@ -4,7 +4,9 @@
 # scripts/install-deps.sh - install the Debian 12 packages kstat needs to
 # build and test (make check runs it first).  Does nothing, quickly, when
 # everything is there; otherwise runs apt-get update once and installs only
-# what is missing.  Needs root (or sudo) only in that case.
+# what is missing.  Needs root (or sudo) only in that case.  Then unpacks
+# the kernel's YNL tools from linux-source-6.12 into build/ynl, once
+# (scripts/ynl-tree.sh), for the guest tests that drive kstat with them.
 #
 #   scripts/install-deps.sh                  what make check, check-rt and
 #                                            check-debug need
@@ -37,7 +39,9 @@ PACKAGES=(
 	linux-source-6.1		# make debug-kernel, make kernel-lint (checkpatch)
 	flex bison bc libelf-dev libssl-dev xz-utils	# ... building that kernel
 	dkms				# the DKMS build test
-	python3-yaml python3-jsonschema	# the YNL spec check
+	python3-yaml python3-jsonschema	# the YNL spec check, the kernel's YNL tools
+	linux-source-6.12		# ... those tools (tools/net/ynl) and schemas:
+					# unpacked into build/ynl (scripts/ynl-tree.sh)
 	python3-prometheus-client	# parses the exporter's output in tests
 	man-db groff-base		# man --warnings on the man pages
 	bash-completion
@@ -62,6 +66,12 @@ missing() {
 	done
 }
 
+# The kernel's YNL tools out of linux-source-6.12, for the guest tests
+# (once; seconds only when the package changed).  As the caller, not root.
+ynl_tree() {
+	"$(dirname "${BASH_SOURCE[0]}")/ynl-tree.sh" > /dev/null
+}
+
 main() {
 	local -a need sudo=()
 	local k
@@ -83,6 +93,7 @@ main() {
 	mapfile -t need < <(missing)
 	if ((${#need[@]} == 0)); then
 		echo "install-deps: all ${#PACKAGES[@]} packages present"
+		ynl_tree
 		return 0
 	fi
 	if ((EUID != 0)); then
@@ -99,6 +110,7 @@ main() {
 		echo "install-deps: still missing after install: ${need[*]}" >&2
 		exit 1
 	fi
+	ynl_tree
 }
 
 main "$@"

@@ -163,7 +163,8 @@
  *          (generic netlink on 6.1 tells a family nothing of joins).  It
  *          starts the summary producer if it is idle, taking the first
  *          sample at once (a keyframe; when its batch is complete it is
- *          multicast at once, and that is the answer).  Otherwise it
+ *          multicast at once to every listener but the sender, so that
+ *          the answer is all the sender gets before the ACK).  It
  *          answers, before its ACK if one was asked for, with the current
  *          state: a SUMMARY_NTF batch unicast to the
  *          sender, flagged KSTAT_A_SNAPSHOT, holding one keyframe sample
