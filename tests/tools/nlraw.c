@@ -18,10 +18,12 @@
  *                          (exit 3: the kernel flagged NLM_F_DUMP_INTR)
  *   nlraw dump-trailer STABLE CHANGING CMD
  *                          a list dump of IRQ CHANGING then IRQ STABLE
- *                          many times, with per-CPU counts of CPU 0, laid
- *                          out (from a first, probing dump) so that its
- *                          trailer's header fits in the last IRQs' reply
- *                          buffer and its body does not; CMD (sh -c) runs
+ *                          many times, with metadata and per-CPU counts
+ *                          of CPU 0 (a nest per IRQ), laid out (from
+ *                          probing dumps: the nest's size sets the read
+ *                          size) so that its trailer's header fits in
+ *                          the last IRQs' reply buffer and its body does
+ *                          not; CMD (sh -c) runs
  *                          after the first buffer is read, to change
  *                          CHANGING's descriptor.  Exit 3: NLM_F_DUMP_INTR
  *                          came, 0: the dump looked consistent, 2: the
@@ -39,6 +41,7 @@
  *                          python3 would do it, in seconds under TCG)
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,7 +149,7 @@ static int dump_irqs(int bytes, int delay_ms)
 
 /* ---- a trailer that does not fit after its header ---- */
 
-#define TRAILER_BUF	8192	/* recv buffer: the dump's skbs from the 2nd */
+#define TRAILER_BUF	8192	/* first recv size: the dump's skbs from the 2nd */
 
 /* What one reply buffer (one dumpit call) held. */
 struct reply_buf {
@@ -194,11 +197,12 @@ static void reply_parse(const char *data, int n, struct reply_buf *r)
 
 /*
  * One list dump of @n IRQs (@changing, then @stable), read with
- * TRAILER_BUF-byte buffers into @r (up to @max buffers); @cmd runs after
+ * @bufsize-byte buffers into @r (up to @max buffers); @cmd runs after
  * the first.  Returns the number of buffers, or -1.
  */
 static int trailer_dump(uint32_t stable, uint32_t changing, unsigned int n,
-			const char *cmd, struct reply_buf *r, int max)
+			int bufsize, const char *cmd, struct reply_buf *r,
+			int max)
 {
 	struct nlmsghdr *nlh;
 	struct nlattr *list;
@@ -212,7 +216,11 @@ static int trailer_dump(uint32_t stable, uint32_t changing, unsigned int n,
 		return -1;
 	nlh = kstat_msg_put(buf, KSTAT_CMD_IRQ_GET, NLM_F_DUMP);
 	nlh->nlmsg_seq = 43;
-	mnl_attr_put_u32(nlh, KSTAT_A_SEL_FLAGS, KSTAT_F_PERCPU);
+	/*
+	 * A nest per IRQ: without metadata the IRQs come packed in chunks,
+	 * whose size steps by many IRQs at a time.
+	 */
+	mnl_attr_put_u32(nlh, KSTAT_A_SEL_FLAGS, KSTAT_F_PERCPU | KSTAT_F_META);
 	mnl_attr_put_u32(nlh, KSTAT_A_SEL_CPU_FIRST, 0);
 	mnl_attr_put_u32(nlh, KSTAT_A_SEL_CPU_LAST, 0);
 	list = mnl_attr_nest_start(nlh, KSTAT_A_SEL_IRQ_LIST);
@@ -227,7 +235,7 @@ static int trailer_dump(uint32_t stable, uint32_t changing, unsigned int n,
 	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
 		return -1;
 	do {
-		len = mnl_socket_recvfrom(nl, buf, TRAILER_BUF);
+		len = mnl_socket_recvfrom(nl, buf, bufsize);
 		if (len < 0 || got == max)
 			return -1;
 		reply_parse(buf, len, &r[got]);
@@ -249,41 +257,79 @@ static void print_bufs(const char *what, const struct reply_buf *r, int n)
 	printf("\n");
 }
 
+/*
+ * Probe a dump read with @bufsize-byte buffers: the first two buffers'
+ * IRQs, the second's nest and the trailer's size.  False (said why)
+ * unless the second buffer is full of the stable IRQ's nests.
+ */
+static bool trailer_probe(uint32_t stable, uint32_t changing, int bufsize,
+			  unsigned int *k1, unsigned int *k2,
+			  unsigned int *nest, int *trailer)
+{
+	struct reply_buf r[64];
+	int n;
+
+	n = trailer_dump(stable, changing, 2048, bufsize, NULL, r, 64);
+	if (n < 3) {
+		printf("layout: the probe took %d buffers\n", n);
+		return false;
+	}
+	print_bufs("probe", r, n);
+	*k1 = r[0].irqs;
+	*k2 = r[1].irqs;
+	*nest = r[1].nest;
+	*trailer = r[n - 1].trailer ? r[n - 1].trailer : r[n - 2].trailer;
+	if (!*nest || !*trailer || bufsize - r[1].bytes >= (int)*nest) {
+		printf("layout: the second buffer is not a full %d bytes of %u-byte IRQs\n",
+		       bufsize, *nest);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * A read size from @min on at which a buffer of IRQ nests of @nest bytes
+ * leaves between @hdr and @trailer - 1 bytes after its header: room for
+ * the trailer's header, not its body.  The nests' size is the IRQ's
+ * (metadata included), so the read size is what can be chosen.
+ */
+static int trailer_bufsize(int min, unsigned int nest, int hdr, int trailer)
+{
+	int size;
+
+	for (size = min; size < min + (int)nest; size++)
+		if ((size - 2 * hdr) % (int)nest < trailer - hdr)
+			return size;
+	return min;
+}
+
 static int dump_trailer(uint32_t stable, uint32_t changing, const char *cmd)
 {
 	const int hdr = NLMSG_HDRLEN + MNL_ALIGN(sizeof(struct genlmsghdr));
 	struct reply_buf r[64];
-	int n, room, trailer, intr = 0, i;
+	int n, room, trailer, intr = 0, i, size;
 	unsigned int k1, k2, nest, m;
 
 	/* Probe: how many IRQs the first two buffers take, and sizes. */
-	n = trailer_dump(stable, changing, 2048, NULL, r, 64);
-	if (n < 3) {
-		printf("layout: the probe took %d buffers\n", n);
+	if (!trailer_probe(stable, changing, TRAILER_BUF, &k1, &k2, &nest,
+			   &trailer))
 		return 2;
-	}
-	print_bufs("probe", r, n);
-	k1 = r[0].irqs;
-	k2 = r[1].irqs;
-	nest = r[1].nest;
-	trailer = r[n - 1].trailer ? r[n - 1].trailer : r[n - 2].trailer;
-	if (!nest || !trailer || TRAILER_BUF - r[1].bytes >= (int)nest) {
-		printf("layout: the second buffer is not a full %d bytes of %u-byte IRQs\n",
-		       TRAILER_BUF, nest);
+	size = trailer_bufsize(TRAILER_BUF, nest, hdr, trailer);
+	if (size != TRAILER_BUF &&
+	    !trailer_probe(stable, changing, size, &k1, &k2, &nest, &trailer))
 		return 2;
-	}
 	/* Third buffer: m IRQs, then room for a header but not a trailer. */
-	m = (TRAILER_BUF - hdr - hdr) / nest;
-	room = TRAILER_BUF - hdr - (int)(m * nest);
+	m = (size - hdr - hdr) / nest;
+	room = size - hdr - (int)(m * nest);
 	if (room < hdr || room >= trailer) {
 		printf("layout: no IRQ count leaves between %d and %d bytes\n",
 		       hdr, trailer - 1);
 		return 2;
 	}
-	printf("plan: %u + %u + %u IRQs of %u bytes, then %d bytes for a %d-byte trailer\n",
-	       k1, k2, m, nest, room, trailer);
+	printf("plan: %d-byte reads, %u + %u + %u IRQs of %u bytes, then %d bytes for a %d-byte trailer\n",
+	       size, k1, k2, m, nest, room, trailer);
 
-	n = trailer_dump(stable, changing, k1 + k2 + m, cmd, r, 64);
+	n = trailer_dump(stable, changing, k1 + k2 + m, size, cmd, r, 64);
 	if (n < 0)
 		return 1;
 	print_bufs("dump", r, n);
