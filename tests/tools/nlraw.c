@@ -28,6 +28,10 @@
  *                          CHANGING's descriptor.  Exit 3: NLM_F_DUMP_INTR
  *                          came, 0: the dump looked consistent, 2: the
  *                          layout could not be made (says why)
+ *   nlraw dump-trailer STABLE CHANGING CMD packed
+ *                          the same without metadata: the IRQs come in
+ *                          packed chunks, and the layout is found by
+ *                          probing list lengths and read sizes
  *   nlraw record-dump CMD FLAGS FILE
  *                          record the reply messages of a CMD (cpu, irq,
  *                          softirq) dump with KSTAT_A_SEL_FLAGS=FLAGS
@@ -151,10 +155,17 @@ static int dump_irqs(int bytes, int delay_ms)
 
 #define TRAILER_BUF	8192	/* first recv size: the dump's skbs from the 2nd */
 
+/*
+ * A nest per IRQ (metadata asked), or, for "packed", the IRQs in chunks
+ * with their per-CPU records.
+ */
+static uint32_t trailer_flags = KSTAT_F_PERCPU | KSTAT_F_META;
+
 /* What one reply buffer (one dumpit call) held. */
 struct reply_buf {
 	int bytes;
 	unsigned int irqs;	/* KSTAT_A_IRQ nests */
+	unsigned int chunks;	/* KSTAT_A_IRQS chunks */
 	unsigned int nest;	/* the aligned size of one */
 	int trailer;		/* size of the message with KSTAT_A_INTR_SUM */
 	int done, intr;
@@ -168,6 +179,8 @@ static int reply_attr_cb(const struct nlattr *a, void *data)
 		r->irqs++;
 		r->nest = MNL_ALIGN(mnl_attr_get_len(a));
 	}
+	if (mnl_attr_get_type(a) == KSTAT_A_IRQS)
+		r->chunks++;
 	if (mnl_attr_get_type(a) == KSTAT_A_INTR_SUM)
 		r->trailer = 1;
 	return MNL_CB_OK;
@@ -216,11 +229,7 @@ static int trailer_dump(uint32_t stable, uint32_t changing, unsigned int n,
 		return -1;
 	nlh = kstat_msg_put(buf, KSTAT_CMD_IRQ_GET, NLM_F_DUMP);
 	nlh->nlmsg_seq = 43;
-	/*
-	 * A nest per IRQ: without metadata the IRQs come packed in chunks,
-	 * whose size steps by many IRQs at a time.
-	 */
-	mnl_attr_put_u32(nlh, KSTAT_A_SEL_FLAGS, KSTAT_F_PERCPU | KSTAT_F_META);
+	mnl_attr_put_u32(nlh, KSTAT_A_SEL_FLAGS, trailer_flags);
 	mnl_attr_put_u32(nlh, KSTAT_A_SEL_CPU_FIRST, 0);
 	mnl_attr_put_u32(nlh, KSTAT_A_SEL_CPU_LAST, 0);
 	list = mnl_attr_nest_start(nlh, KSTAT_A_SEL_IRQ_LIST);
@@ -251,8 +260,9 @@ static void print_bufs(const char *what, const struct reply_buf *r, int n)
 
 	printf("%s:", what);
 	for (i = 0; i < n; i++)
-		printf(" [%d bytes, %u irqs%s%s%s]", r[i].bytes, r[i].irqs,
-		       r[i].trailer ? ", trailer" : "",
+		printf(" [%d bytes, %u %s%s%s%s]", r[i].bytes,
+		       r[i].chunks ? r[i].chunks : r[i].irqs,
+		       r[i].chunks ? "chunks" : "irqs", r[i].trailer ? ", trailer" : "",
 		       r[i].intr ? ", DUMP_INTR" : "", r[i].done ? ", done" : "");
 	printf("\n");
 }
@@ -336,6 +346,63 @@ static int dump_trailer(uint32_t stable, uint32_t changing, const char *cmd)
 	for (i = 0; i < n; i++)
 		intr |= r[i].intr;
 	if (n < 4 || r[2].irqs != m || r[2].trailer || !r[3].trailer) {
+		printf("layout: the dump did not go as planned\n");
+		return 2;
+	}
+	return intr ? 3 : 0;
+}
+
+/*
+ * Did a dump of @n buffers put its trailer alone in the last, after its
+ * header fitted in the one before and its body did not?
+ */
+static bool trailer_put_again(const struct reply_buf *r, int n, int bufsize,
+			      int hdr)
+{
+	return n >= 4 && r[n - 1].trailer && !r[n - 1].chunks &&
+	       !r[n - 1].irqs && !r[n - 2].trailer &&
+	       bufsize - r[n - 2].bytes >= hdr;
+}
+
+/*
+ * The same proof through packed chunks: a buffer takes whole chunks, and
+ * a chunk's size steps with its IRQs, so rather than compute a layout,
+ * probe list lengths (512: a buffer's worth of chunks and more, every
+ * length of the last chunk) and read sizes until the trailer is put
+ * again.  A probe is one dump of a few buffers.
+ */
+static int dump_trailer_packed(uint32_t stable, uint32_t changing,
+			       const char *cmd)
+{
+	const int hdr = NLMSG_HDRLEN + MNL_ALIGN(sizeof(struct genlmsghdr));
+	struct reply_buf r[64];
+	int n, size, intr = 0, i;
+	unsigned int len;
+
+	trailer_flags = KSTAT_F_PERCPU;
+	for (size = TRAILER_BUF; size < TRAILER_BUF + 256; size += 16)
+		for (len = 1024; len < 1024 + 512; len++) {
+			n = trailer_dump(stable, changing, len, size, NULL, r, 64);
+			if (n < 0)
+				return 1;
+			if (trailer_put_again(r, n, size, hdr))
+				goto found;
+		}
+	n = trailer_dump(stable, changing, 1024, TRAILER_BUF, NULL, r, 64);
+	print_bufs("probe", r, n);
+	printf("layout: no list length and read size put the trailer again\n");
+	return 2;
+found:
+	print_bufs("probe", r, n);
+	printf("plan: %d-byte reads, %u IRQs in chunks, %d bytes left for a %d-byte trailer\n",
+	       size, len, size - r[n - 2].bytes, r[n - 1].trailer);
+	n = trailer_dump(stable, changing, len, size, cmd, r, 64);
+	if (n < 0)
+		return 1;
+	print_bufs("dump", r, n);
+	for (i = 0; i < n; i++)
+		intr |= r[i].intr;
+	if (!trailer_put_again(r, n, size, hdr)) {
 		printf("layout: the dump did not go as planned\n");
 		return 2;
 	}
@@ -481,6 +548,10 @@ int main(int argc, char **argv)
 		return run_fuzz(argc - 1, argv + 1);
 	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "dump-irqs"))
 		return dump_irqs(atoi(argv[2]), argc == 4 ? atoi(argv[3]) : 0);
+	if (argc == 6 && !strcmp(argv[1], "dump-trailer") &&
+	    !strcmp(argv[5], "packed"))
+		return dump_trailer_packed(strtoul(argv[2], NULL, 0),
+					   strtoul(argv[3], NULL, 0), argv[4]);
 	if (argc == 5 && !strcmp(argv[1], "dump-trailer"))
 		return dump_trailer(strtoul(argv[2], NULL, 0),
 				    strtoul(argv[3], NULL, 0), argv[4]);
@@ -490,7 +561,7 @@ int main(int argc, char **argv)
 		return record_summary(atoi(argv[2]), argv[3]);
 	fprintf(stderr, "usage: nlraw cases [unpriv | subscribe] [-v] | "
 		"fuzz [-n COUNT] [-s SEED] [-t SECONDS] [-d SECONDS] | dump-irqs BYTES | "
-		"dump-trailer STABLE CHANGING CMD | "
+		"dump-trailer STABLE CHANGING CMD [packed] | "
 		"record-dump CMD FLAGS FILE | record-summary N FILE | boottime\n");
 	return 2;
 }
