@@ -18,14 +18,20 @@
  *                          (exit 3: the kernel flagged NLM_F_DUMP_INTR)
  *   nlraw dump-trailer STABLE CHANGING CMD
  *                          a list dump of IRQ CHANGING then IRQ STABLE
- *                          many times, with per-CPU counts of CPU 0, laid
- *                          out (from a first, probing dump) so that its
- *                          trailer's header fits in the last IRQs' reply
- *                          buffer and its body does not; CMD (sh -c) runs
+ *                          many times, with metadata and per-CPU counts
+ *                          of CPU 0 (a nest per IRQ), laid out (from
+ *                          probing dumps: the nest's size sets the read
+ *                          size) so that its trailer's header fits in
+ *                          the last IRQs' reply buffer and its body does
+ *                          not; CMD (sh -c) runs
  *                          after the first buffer is read, to change
  *                          CHANGING's descriptor.  Exit 3: NLM_F_DUMP_INTR
  *                          came, 0: the dump looked consistent, 2: the
  *                          layout could not be made (says why)
+ *   nlraw dump-trailer STABLE CHANGING CMD packed
+ *                          the same without metadata: the IRQs come in
+ *                          packed chunks, and the layout is found by
+ *                          probing list lengths and read sizes
  *   nlraw record-dump CMD FLAGS FILE
  *                          record the reply messages of a CMD (cpu, irq,
  *                          softirq) dump with KSTAT_A_SEL_FLAGS=FLAGS
@@ -39,6 +45,7 @@
  *                          python3 would do it, in seconds under TCG)
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,12 +153,19 @@ static int dump_irqs(int bytes, int delay_ms)
 
 /* ---- a trailer that does not fit after its header ---- */
 
-#define TRAILER_BUF	8192	/* recv buffer: the dump's skbs from the 2nd */
+#define TRAILER_BUF	8192	/* first recv size: the dump's skbs from the 2nd */
+
+/*
+ * A nest per IRQ (metadata asked), or, for "packed", the IRQs in chunks
+ * with their per-CPU records.
+ */
+static uint32_t trailer_flags = KSTAT_F_PERCPU | KSTAT_F_META;
 
 /* What one reply buffer (one dumpit call) held. */
 struct reply_buf {
 	int bytes;
 	unsigned int irqs;	/* KSTAT_A_IRQ nests */
+	unsigned int chunks;	/* KSTAT_A_IRQS chunks */
 	unsigned int nest;	/* the aligned size of one */
 	int trailer;		/* size of the message with KSTAT_A_INTR_SUM */
 	int done, intr;
@@ -165,6 +179,8 @@ static int reply_attr_cb(const struct nlattr *a, void *data)
 		r->irqs++;
 		r->nest = MNL_ALIGN(mnl_attr_get_len(a));
 	}
+	if (mnl_attr_get_type(a) == KSTAT_A_IRQS)
+		r->chunks++;
 	if (mnl_attr_get_type(a) == KSTAT_A_INTR_SUM)
 		r->trailer = 1;
 	return MNL_CB_OK;
@@ -194,11 +210,12 @@ static void reply_parse(const char *data, int n, struct reply_buf *r)
 
 /*
  * One list dump of @n IRQs (@changing, then @stable), read with
- * TRAILER_BUF-byte buffers into @r (up to @max buffers); @cmd runs after
+ * @bufsize-byte buffers into @r (up to @max buffers); @cmd runs after
  * the first.  Returns the number of buffers, or -1.
  */
 static int trailer_dump(uint32_t stable, uint32_t changing, unsigned int n,
-			const char *cmd, struct reply_buf *r, int max)
+			int bufsize, const char *cmd, struct reply_buf *r,
+			int max)
 {
 	struct nlmsghdr *nlh;
 	struct nlattr *list;
@@ -212,7 +229,7 @@ static int trailer_dump(uint32_t stable, uint32_t changing, unsigned int n,
 		return -1;
 	nlh = kstat_msg_put(buf, KSTAT_CMD_IRQ_GET, NLM_F_DUMP);
 	nlh->nlmsg_seq = 43;
-	mnl_attr_put_u32(nlh, KSTAT_A_SEL_FLAGS, KSTAT_F_PERCPU);
+	mnl_attr_put_u32(nlh, KSTAT_A_SEL_FLAGS, trailer_flags);
 	mnl_attr_put_u32(nlh, KSTAT_A_SEL_CPU_FIRST, 0);
 	mnl_attr_put_u32(nlh, KSTAT_A_SEL_CPU_LAST, 0);
 	list = mnl_attr_nest_start(nlh, KSTAT_A_SEL_IRQ_LIST);
@@ -227,7 +244,7 @@ static int trailer_dump(uint32_t stable, uint32_t changing, unsigned int n,
 	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
 		return -1;
 	do {
-		len = mnl_socket_recvfrom(nl, buf, TRAILER_BUF);
+		len = mnl_socket_recvfrom(nl, buf, bufsize);
 		if (len < 0 || got == max)
 			return -1;
 		reply_parse(buf, len, &r[got]);
@@ -243,53 +260,149 @@ static void print_bufs(const char *what, const struct reply_buf *r, int n)
 
 	printf("%s:", what);
 	for (i = 0; i < n; i++)
-		printf(" [%d bytes, %u irqs%s%s%s]", r[i].bytes, r[i].irqs,
-		       r[i].trailer ? ", trailer" : "",
+		printf(" [%d bytes, %u %s%s%s%s]", r[i].bytes,
+		       r[i].chunks ? r[i].chunks : r[i].irqs,
+		       r[i].chunks ? "chunks" : "irqs", r[i].trailer ? ", trailer" : "",
 		       r[i].intr ? ", DUMP_INTR" : "", r[i].done ? ", done" : "");
 	printf("\n");
+}
+
+/*
+ * Probe a dump read with @bufsize-byte buffers: the first two buffers'
+ * IRQs, the second's nest and the trailer's size.  False (said why)
+ * unless the second buffer is full of the stable IRQ's nests.
+ */
+static bool trailer_probe(uint32_t stable, uint32_t changing, int bufsize,
+			  unsigned int *k1, unsigned int *k2,
+			  unsigned int *nest, int *trailer)
+{
+	struct reply_buf r[64];
+	int n;
+
+	n = trailer_dump(stable, changing, 2048, bufsize, NULL, r, 64);
+	if (n < 3) {
+		printf("layout: the probe took %d buffers\n", n);
+		return false;
+	}
+	print_bufs("probe", r, n);
+	*k1 = r[0].irqs;
+	*k2 = r[1].irqs;
+	*nest = r[1].nest;
+	*trailer = r[n - 1].trailer ? r[n - 1].trailer : r[n - 2].trailer;
+	if (!*nest || !*trailer || bufsize - r[1].bytes >= (int)*nest) {
+		printf("layout: the second buffer is not a full %d bytes of %u-byte IRQs\n",
+		       bufsize, *nest);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * A read size from @min on at which a buffer of IRQ nests of @nest bytes
+ * leaves between @hdr and @trailer - 1 bytes after its header: room for
+ * the trailer's header, not its body.  The nests' size is the IRQ's
+ * (metadata included), so the read size is what can be chosen.
+ */
+static int trailer_bufsize(int min, unsigned int nest, int hdr, int trailer)
+{
+	int size;
+
+	for (size = min; size < min + (int)nest; size++)
+		if ((size - 2 * hdr) % (int)nest < trailer - hdr)
+			return size;
+	return min;
 }
 
 static int dump_trailer(uint32_t stable, uint32_t changing, const char *cmd)
 {
 	const int hdr = NLMSG_HDRLEN + MNL_ALIGN(sizeof(struct genlmsghdr));
 	struct reply_buf r[64];
-	int n, room, trailer, intr = 0, i;
+	int n, room, trailer, intr = 0, i, size;
 	unsigned int k1, k2, nest, m;
 
 	/* Probe: how many IRQs the first two buffers take, and sizes. */
-	n = trailer_dump(stable, changing, 2048, NULL, r, 64);
-	if (n < 3) {
-		printf("layout: the probe took %d buffers\n", n);
+	if (!trailer_probe(stable, changing, TRAILER_BUF, &k1, &k2, &nest,
+			   &trailer))
 		return 2;
-	}
-	print_bufs("probe", r, n);
-	k1 = r[0].irqs;
-	k2 = r[1].irqs;
-	nest = r[1].nest;
-	trailer = r[n - 1].trailer ? r[n - 1].trailer : r[n - 2].trailer;
-	if (!nest || !trailer || TRAILER_BUF - r[1].bytes >= (int)nest) {
-		printf("layout: the second buffer is not a full %d bytes of %u-byte IRQs\n",
-		       TRAILER_BUF, nest);
+	size = trailer_bufsize(TRAILER_BUF, nest, hdr, trailer);
+	if (size != TRAILER_BUF &&
+	    !trailer_probe(stable, changing, size, &k1, &k2, &nest, &trailer))
 		return 2;
-	}
 	/* Third buffer: m IRQs, then room for a header but not a trailer. */
-	m = (TRAILER_BUF - hdr - hdr) / nest;
-	room = TRAILER_BUF - hdr - (int)(m * nest);
+	m = (size - hdr - hdr) / nest;
+	room = size - hdr - (int)(m * nest);
 	if (room < hdr || room >= trailer) {
 		printf("layout: no IRQ count leaves between %d and %d bytes\n",
 		       hdr, trailer - 1);
 		return 2;
 	}
-	printf("plan: %u + %u + %u IRQs of %u bytes, then %d bytes for a %d-byte trailer\n",
-	       k1, k2, m, nest, room, trailer);
+	printf("plan: %d-byte reads, %u + %u + %u IRQs of %u bytes, then %d bytes for a %d-byte trailer\n",
+	       size, k1, k2, m, nest, room, trailer);
 
-	n = trailer_dump(stable, changing, k1 + k2 + m, cmd, r, 64);
+	n = trailer_dump(stable, changing, k1 + k2 + m, size, cmd, r, 64);
 	if (n < 0)
 		return 1;
 	print_bufs("dump", r, n);
 	for (i = 0; i < n; i++)
 		intr |= r[i].intr;
 	if (n < 4 || r[2].irqs != m || r[2].trailer || !r[3].trailer) {
+		printf("layout: the dump did not go as planned\n");
+		return 2;
+	}
+	return intr ? 3 : 0;
+}
+
+/*
+ * Did a dump of @n buffers put its trailer alone in the last, after its
+ * header fitted in the one before and its body did not?
+ */
+static bool trailer_put_again(const struct reply_buf *r, int n, int bufsize,
+			      int hdr)
+{
+	return n >= 4 && r[n - 1].trailer && !r[n - 1].chunks &&
+	       !r[n - 1].irqs && !r[n - 2].trailer &&
+	       bufsize - r[n - 2].bytes >= hdr;
+}
+
+/*
+ * The same proof through packed chunks: a buffer takes whole chunks, and
+ * a chunk's size steps with its IRQs, so rather than compute a layout,
+ * probe list lengths (512: a buffer's worth of chunks and more, every
+ * length of the last chunk) and read sizes until the trailer is put
+ * again.  A probe is one dump of a few buffers.
+ */
+static int dump_trailer_packed(uint32_t stable, uint32_t changing,
+			       const char *cmd)
+{
+	const int hdr = NLMSG_HDRLEN + MNL_ALIGN(sizeof(struct genlmsghdr));
+	struct reply_buf r[64];
+	int n, size, intr = 0, i;
+	unsigned int len;
+
+	trailer_flags = KSTAT_F_PERCPU;
+	for (size = TRAILER_BUF; size < TRAILER_BUF + 256; size += 16)
+		for (len = 1024; len < 1024 + 512; len++) {
+			n = trailer_dump(stable, changing, len, size, NULL, r, 64);
+			if (n < 0)
+				return 1;
+			if (trailer_put_again(r, n, size, hdr))
+				goto found;
+		}
+	n = trailer_dump(stable, changing, 1024, TRAILER_BUF, NULL, r, 64);
+	print_bufs("probe", r, n);
+	printf("layout: no list length and read size put the trailer again\n");
+	return 2;
+found:
+	print_bufs("probe", r, n);
+	printf("plan: %d-byte reads, %u IRQs in chunks, %d bytes left for a %d-byte trailer\n",
+	       size, len, size - r[n - 2].bytes, r[n - 1].trailer);
+	n = trailer_dump(stable, changing, len, size, cmd, r, 64);
+	if (n < 0)
+		return 1;
+	print_bufs("dump", r, n);
+	for (i = 0; i < n; i++)
+		intr |= r[i].intr;
+	if (!trailer_put_again(r, n, size, hdr)) {
 		printf("layout: the dump did not go as planned\n");
 		return 2;
 	}
@@ -435,6 +548,10 @@ int main(int argc, char **argv)
 		return run_fuzz(argc - 1, argv + 1);
 	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "dump-irqs"))
 		return dump_irqs(atoi(argv[2]), argc == 4 ? atoi(argv[3]) : 0);
+	if (argc == 6 && !strcmp(argv[1], "dump-trailer") &&
+	    !strcmp(argv[5], "packed"))
+		return dump_trailer_packed(strtoul(argv[2], NULL, 0),
+					   strtoul(argv[3], NULL, 0), argv[4]);
 	if (argc == 5 && !strcmp(argv[1], "dump-trailer"))
 		return dump_trailer(strtoul(argv[2], NULL, 0),
 				    strtoul(argv[3], NULL, 0), argv[4]);
@@ -444,7 +561,7 @@ int main(int argc, char **argv)
 		return record_summary(atoi(argv[2]), argv[3]);
 	fprintf(stderr, "usage: nlraw cases [unpriv | subscribe] [-v] | "
 		"fuzz [-n COUNT] [-s SEED] [-t SECONDS] [-d SECONDS] | dump-irqs BYTES | "
-		"dump-trailer STABLE CHANGING CMD | "
+		"dump-trailer STABLE CHANGING CMD [packed] | "
 		"record-dump CMD FLAGS FILE | record-summary N FILE | boottime\n");
 	return 2;
 }
