@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "export-counters.h"
+#include "utils.h"
 
 struct guard_irq {
 	uint32_t irq;
@@ -36,25 +37,6 @@ uint64_t mono_next(struct mono *m, uint64_t raw, uint64_t hold,
 		*step = MONO_CARRIED;
 	}
 	return m->shown;
-}
-
-/* Grow @*arr to at least @need elements of @size, new ones zeroed. */
-static bool grow(void **arr, size_t *cap, size_t need, size_t size)
-{
-	size_t n = *cap ? *cap : 8;
-	void *p;
-
-	if (need <= *cap)
-		return true;
-	while (n < need)
-		n *= 2;
-	p = realloc(*arr, n * size);
-	if (!p)
-		return false;
-	memset((char *)p + *cap * size, 0, (n - *cap) * size);
-	*arr = p;
-	*cap = n;
-	return true;
 }
 
 static void note(struct counter_guard *g, enum mono_step step,
@@ -95,7 +77,7 @@ static int guard_cpus(struct counter_guard *g, struct kstat_sample *s)
 
 		if (c->cpu < 0)
 			continue;	/* the total: not exported */
-		if (!grow((void **)&g->cpus, &g->nr_cpus, (size_t)c->cpu + 1,
+		if (!grow_array((void **)&g->cpus, &g->nr_cpus, (size_t)c->cpu + 1,
 			  sizeof(*g->cpus)))
 			return -1;
 		for (f = 0; f < KSTAT_CPUTIME_NR && (uint32_t)f < c->nr_ns; f++)
@@ -123,7 +105,7 @@ static struct guard_irq *irq_entry(struct counter_guard *g, size_t *hint,
 			hi = mid;
 	}
 	if (lo == g->nr_irqs || g->irqs[lo].irq != irq) {
-		if (!grow((void **)&g->irqs, &g->cap_irqs, g->nr_irqs + 1,
+		if (!grow_array((void **)&g->irqs, &g->cap_irqs, g->nr_irqs + 1,
 			  sizeof(*g->irqs)))
 			return NULL;
 		memmove(&g->irqs[lo + 1], &g->irqs[lo],
@@ -184,7 +166,7 @@ static int guard_irqs(struct counter_guard *g, struct kstat_sample *s)
 	enum mono_step step;
 	uint64_t before, now, raw;
 
-	if (!grow((void **)&g->percpu, &g->cap_percpu, s->nr_irqs + 1,
+	if (!grow_array((void **)&g->percpu, &g->cap_percpu, s->nr_irqs + 1,
 		  sizeof(*g->percpu)))
 		return -1;
 	for (i = 0; i < s->nr_irqs; i++) {
@@ -215,7 +197,7 @@ static int guard_softirqs(struct counter_guard *g, struct kstat_sample *s)
 	for (i = 0; i < s->nr_softirqs; i++) {
 		struct kstat_softirq *v = &s->softirqs[i];
 
-		if (!grow((void **)&g->softirqs, &g->nr_softirqs,
+		if (!grow_array((void **)&g->softirqs, &g->nr_softirqs,
 			  (size_t)v->vec + 1, sizeof(*g->softirqs)))
 			return -1;
 		guard_one(g, &g->softirqs[v->vec], &v->count, 0, "softirq",
@@ -242,13 +224,14 @@ static int guard_arch(struct counter_guard *g, struct kstat_sample *s)
 			cap = g->nr_arch;
 			if (!copy)
 				return -1;
-			if (!grow((void **)&g->arch, &cap, j + 1, sizeof(*g->arch))) {
+			if (!grow_array((void **)&g->arch, &cap, j + 1,
+					sizeof(*g->arch))) {
 				free(copy);
 				return -1;
 			}
 			cap = g->nr_arch;
-			if (!grow((void **)&g->arch_names, &cap, j + 1,
-				  sizeof(*g->arch_names))) {
+			if (!grow_array((void **)&g->arch_names, &cap, j + 1,
+					sizeof(*g->arch_names))) {
 				free(copy);
 				return -1;
 			}
