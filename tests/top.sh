@@ -16,7 +16,7 @@
 # timeout: 300
 # leave-out: userspace-only
 source tests/lib.sh
-require_cmd tmux jq cc
+require_cmd tmux jq cc pgrep
 require_kstat
 
 SFX=$'\xc3\xa9'		# "é" in UTF-8: one column, two bytes
@@ -130,6 +130,10 @@ done
 assert_eq "$seq" "$(pane_seq slow)" "the frame shown when the table was laid out again"
 t_log "re-laid out at once, in frame seq $seq"
 "${TM[@]}" kill-session -t slow
+# A top whose terminal is gone ends, and lets go of its subscription (it
+# used to stay, polling a hung-up terminal, for the rest of the suite).
+slow_top_ended() { ! pgrep -f "^$KSTAT top -d 15\$" > /dev/null; }
+wait_until 10 slow_top_ended
 
 # ---- a fatal error while the screen is up is printed after it ----
 # The subscription's socket fails once the screen is up (a preloaded

@@ -516,8 +516,14 @@ static int top_ready(const struct pollfd *pfd, unsigned int n, void *arg)
 	bool rerender = false, redraw = false;
 	int ch, page = irq_rows_visible(t, head_height(t));
 
-	(void)pfd;
-	(void)n;
+	/*
+	 * The terminal hung up (its window closed, ssh gone): getch() would
+	 * fail at once on every poll, keeping the subscription for nobody.
+	 */
+	if (n && (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL))) {
+		t->done = true;
+		return 0;
+	}
 	/* also after a SIGWINCH interrupted the poll: KEY_RESIZE */
 	while (!t->done && (ch = getch()) != ERR) {
 		switch (ch) {
