@@ -186,6 +186,9 @@ assert_exit 1 ynl --do config-set --json '{"config": {"interval-ms": 5}}'
 assert_match "error: -22$" "$T_OUT" "config-set interval 5: EINVAL"
 assert_match "'msg': 'interval below the 10 ms minimum'" "$T_OUT" "config-set interval 5: the extack"
 assert_match "'bad-attr': '.config.interval-ms'" "$T_OUT" "config-set interval 5: the attribute"
+# No listener may be left in the namespace, or SUBSCRIBE is taken.
+nobody_listens() { "$KSTAT" -j stats | jq -e '.listening == false' > /dev/null; }
+wait_until 10 nobody_listens
 assert_exit 1 ynl --do subscribe
 assert_match "'msg': 'join the \"summary\" multicast group first'" "$T_OUT" "subscribe without joining: the extack"
 
