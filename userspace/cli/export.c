@@ -442,6 +442,14 @@ static void family(struct buf *b, const char *name, const char *type,
 	buf_printf(b, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
+/* One unlabelled value of the exporter's own: its family and the line. */
+static void own_value(struct buf *b, const char *name, const char *type,
+		      const char *help, uint64_t value)
+{
+	family(b, name, type, help);
+	buf_printf(b, "%s %" PRIu64 "\n", name, value);
+}
+
 static void put_seconds(struct buf *b, uint64_t ns)
 {
 	buf_printf(b, "%" PRIu64 ".%09" PRIu64 "\n", ns / NSEC_PER_SEC,
@@ -699,30 +707,27 @@ static void render_health(struct buf *b, const struct exporter *ex)
 	buf_write(b, "kstat_exporter_build_info{version=\"", 35);
 	buf_label(b, KSTAT_VERSION);
 	buf_write(b, "\"} 1\n", 5);
-	family(b, "kstat_exporter_samples_total", "counter",
-	       "Summary samples received from the kernel.");
-	buf_printf(b, "kstat_exporter_samples_total %" PRIu64 "\n", ex->samples);
-	family(b, "kstat_exporter_samples_lost_total", "counter",
-	       "Summary samples lost (sequence gaps, socket overruns, broken batches).");
-	buf_printf(b, "kstat_exporter_samples_lost_total %" PRIu64 "\n", ex->lost);
-	family(b, "kstat_exporter_renders_total", "counter",
-	       "Times the data families were rendered from a sample: at most once per sample, and only when a scrape (or the textfile) asks.");
-	buf_printf(b, "kstat_exporter_renders_total %" PRIu64 "\n", ex->renders);
-	family(b, "kstat_exporter_gzips_total", "counter",
-	       "Times the rendered data families were gzip-compressed: at most once per render, on the first scrape that asks for gzip.");
-	buf_printf(b, "kstat_exporter_gzips_total %" PRIu64 "\n", ex->deflates);
-	family(b, "kstat_exporter_http_evicted_total", "counter",
-	       "Idle HTTP connections closed to make room for a new one (an address or the server at its limit).");
-	buf_printf(b, "kstat_exporter_http_evicted_total %" PRIu64 "\n",
-		   ex->evicted);
-	family(b, "kstat_exporter_holds_total", "counter",
-	       "Times a CPU time fell a little (the kernel's idle accounting) and its last value was exported instead.");
-	buf_printf(b, "kstat_exporter_holds_total %" PRIu64 "\n",
-		   ex->guard.held);
-	family(b, "kstat_exporter_restarts_total", "counter",
-	       "Times a counter fell further (it restarted) and was exported from its last value on.");
-	buf_printf(b, "kstat_exporter_restarts_total %" PRIu64 "\n",
-		   ex->guard.carried);
+	own_value(b, "kstat_exporter_samples_total", "counter",
+		  "Summary samples received from the kernel.",
+		  ex->samples);
+	own_value(b, "kstat_exporter_samples_lost_total", "counter",
+		  "Summary samples lost (sequence gaps, socket overruns, broken batches).",
+		  ex->lost);
+	own_value(b, "kstat_exporter_renders_total", "counter",
+		  "Times the data families were rendered from a sample: at most once per sample, and only when a scrape (or the textfile) asks.",
+		  ex->renders);
+	own_value(b, "kstat_exporter_gzips_total", "counter",
+		  "Times the rendered data families were gzip-compressed: at most once per render, on the first scrape that asks for gzip.",
+		  ex->deflates);
+	own_value(b, "kstat_exporter_http_evicted_total", "counter",
+		  "Idle HTTP connections closed to make room for a new one (an address or the server at its limit).",
+		  ex->evicted);
+	own_value(b, "kstat_exporter_holds_total", "counter",
+		  "Times a CPU time fell a little (the kernel's idle accounting) and its last value was exported instead.",
+		  ex->guard.held);
+	own_value(b, "kstat_exporter_restarts_total", "counter",
+		  "Times a counter fell further (it restarted) and was exported from its last value on.",
+		  ex->guard.carried);
 	if (!c->valid)
 		return;
 	now = clock_ns(CLOCK_BOOTTIME);
@@ -731,9 +736,8 @@ static void render_health(struct buf *b, const struct exporter *ex)
 	       "Age of the exported sample (CLOCK_BOOTTIME).");
 	buf_printf(b, "kstat_exporter_last_sample_age_seconds %" PRIu64 ".%06" PRIu64 "\n",
 		   age / NSEC_PER_SEC, age % NSEC_PER_SEC / 1000);
-	family(b, "kstat_exporter_last_sample_seq", "gauge",
-	       "Sequence number of the exported sample.");
-	buf_printf(b, "kstat_exporter_last_sample_seq %" PRIu64 "\n", n->seq);
+	own_value(b, "kstat_exporter_last_sample_seq", "gauge",
+		  "Sequence number of the exported sample.", n->seq);
 	family(b, "kstat_exporter_interval_seconds", "gauge",
 	       "The kernel's summary sampling interval.");
 	buf_printf(b, "kstat_exporter_interval_seconds %u.%03u\n",
