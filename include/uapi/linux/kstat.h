@@ -145,10 +145,12 @@
  *          (NR_SOFTIRQS of them, in vector order) and KSTAT_A_ONLINE_CPUS.
  *
  * KSTAT_CMD_CONFIG_GET
- *   do:    no attributes.  Reply: KSTAT_A_CONFIG, the summary configuration.
+ *   do:    no attributes.  Reply: KSTAT_A_CONFIG, the default stream's
+ *          configuration, and KSTAT_A_LIMITS.
  *
  * KSTAT_CMD_CONFIG_SET (needs CAP_NET_ADMIN, else EPERM)
- *   do:    KSTAT_A_CONFIG (required) with the fields to change; the others
+ *   do:    KSTAT_A_CONFIG and/or KSTAT_A_LIMITS (at least one) with the
+ *          fields to change; the others
  *          keep their value.  Interval below KSTAT_INTERVAL_MIN_MS: EINVAL
  *          "interval below the 10 ms minimum"; empty section set: EINVAL.
  *          Applies from the next sample on, which comes within the new
@@ -156,10 +158,11 @@
  *          announce it.
  *
  * KSTAT_CMD_STATS_GET
- *   do:    no attributes.  Reply: KSTAT_A_STATS, the producer's telemetry.
+ *   do:    no attributes.  Reply: KSTAT_A_STATS, the producer's telemetry,
+ *          and a KSTAT_A_STREAM nest per stream, the default one first.
  *
  * KSTAT_CMD_SUBSCRIBE
- *   do:    no attributes.  Send it from the socket that joined "summary"
+ *   do:    no attributes: the default stream.  Send it from the socket that joined "summary"
  *          (generic netlink on 6.1 tells a family nothing of joins).  It
  *          starts the summary producer if it is idle, taking the first
  *          sample at once (a keyframe; when its batch is complete it is
@@ -187,6 +190,31 @@
  *          multicast there finds no listener left.  A socket without
  *          NETLINK_BROADCAST_ERROR whose queue is full counts as no
  *          listener: after ENOBUFS on receive, send SUBSCRIBE again.
+ *
+ *   do with KSTAT_A_CONFIG: a stream of the reader's own.  The nest's
+ *          fields (interval, sections, percpu, batch, keyframe) choose
+ *          it; those left out take the default stream's values at that
+ *          moment, and a stream's config never changes afterwards (an
+ *          admin's CONFIG_SET changes the default stream only).  Readers
+ *          asking the same config share one stream.  The sender need not
+ *          join "summary": its stream's SUMMARY_NTF messages are unicast
+ *          to it, each carrying KSTAT_A_SUMMARY_STREAM, starting with the
+ *          snapshot (KSTAT_A_SNAPSHOT, as above, of that stream's state).
+ *          A socket is a member of at most one stream of its own: a
+ *          second SUBSCRIBE with KSTAT_A_CONFIG moves it.  It leaves on
+ *          UNSUBSCRIBE or when it closes.  A member that misses a message
+ *          (its receive queue was full) gets a snapshot as its next
+ *          message, at the stream's next sample; the other members pay
+ *          nothing for it.  Limits (KSTAT_A_LIMITS, see CONFIG_SET):
+ *          EINVAL below the interval floor, EBUSY over the stream limit,
+ *          EUSERS over a per-user or per-netns member limit, each with
+ *          an extended ACK saying which.
+ *
+ * KSTAT_CMD_UNSUBSCRIBE
+ *   do:    no attributes.  The sender leaves its stream of its own
+ *          (ENOENT when it has none).  A stream left without members
+ *          stops and is freed.  The default stream is left by leaving
+ *          the "summary" group.
  *
  * KSTAT_CMD_SUMMARY_NTF (multicast to "summary")
  *   Every config batch samples, one notification: a batch of samples,
@@ -281,6 +309,7 @@ enum kstat_cmd {
 	KSTAT_CMD_STATS_GET,
 	KSTAT_CMD_SUBSCRIBE,
 	KSTAT_CMD_SUMMARY_NTF,
+	KSTAT_CMD_UNSUBSCRIBE,
 
 	__KSTAT_CMD_MAX,
 	KSTAT_CMD_MAX = __KSTAT_CMD_MAX - 1
@@ -335,6 +364,15 @@ enum kstat_attr {
 
 	KSTAT_A_IRQS,		/* nest: enum kstat_irqs_attr, repeated: IRQ
 				 * totals in chunks (dumps without flags)
+				 */
+
+	/* streams: a reader's own summaries */
+	KSTAT_A_LIMITS,		/* nest: enum kstat_limits_attr */
+	KSTAT_A_STREAM,		/* nest: enum kstat_stream_attr, repeated in
+				 * STATS_GET: one per stream
+				 */
+	KSTAT_A_SUMMARY_STREAM,	/* u32: the stream of a SUMMARY_NTF; 0 is
+				 * the default stream
 				 */
 
 	__KSTAT_A_MAX,
@@ -546,6 +584,44 @@ enum kstat_config_attr {
 
 	__KSTAT_A_CONFIG_MAX,
 	KSTAT_A_CONFIG_MAX = __KSTAT_A_CONFIG_MAX - 1
+};
+
+/*
+ * KSTAT_A_LIMITS: what unprivileged readers may ask of streams of their
+ * own (CONFIG_GET shows them, CONFIG_SET changes them, CAP_NET_ADMIN).
+ * Readers with CAP_NET_ADMIN are held to the interval floor of
+ * KSTAT_INTERVAL_MIN_MS only, and to none of the counts.
+ */
+enum kstat_limits_attr {
+	KSTAT_A_LIMITS_UNSPEC,
+	KSTAT_A_LIMITS_MIN_INTERVAL_MS,	/* u32: shortest interval an
+					 * unprivileged reader may ask
+					 */
+	KSTAT_A_LIMITS_MAX_STREAMS,	/* u32: streams besides the default */
+	KSTAT_A_LIMITS_MAX_MEMBERS_USER, /* u32: own-stream members per uid */
+	KSTAT_A_LIMITS_MAX_MEMBERS_NET,	/* u32: own-stream members per netns */
+
+	__KSTAT_A_LIMITS_MAX,
+	KSTAT_A_LIMITS_MAX = __KSTAT_A_LIMITS_MAX - 1
+};
+
+/* KSTAT_A_STREAM: one stream of summaries, in STATS_GET. */
+enum kstat_stream_attr {
+	KSTAT_A_STREAM_UNSPEC,
+	KSTAT_A_STREAM_PAD,
+	KSTAT_A_STREAM_ID,		/* u32: 0 is the default stream */
+	KSTAT_A_STREAM_CONFIG,		/* nest: enum kstat_config_attr */
+	KSTAT_A_STREAM_MEMBERS,		/* u32: sockets in it (0 for the
+					 * default stream: it multicasts)
+					 */
+	KSTAT_A_STREAM_SAMPLES,		/* u64: samples sent */
+	KSTAT_A_STREAM_BYTES,		/* u64: bytes sent, all members */
+	KSTAT_A_STREAM_RESYNCS,		/* u64: snapshots sent to members
+					 * that overran
+					 */
+
+	__KSTAT_A_STREAM_MAX,
+	KSTAT_A_STREAM_MAX = __KSTAT_A_STREAM_MAX - 1
 };
 
 /* KSTAT_A_STATS: the summary producer's own telemetry. */
