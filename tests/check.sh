@@ -11,9 +11,11 @@
 #      CHECK_LEAVE_OUT="TAG..." (space-separated) leaves out the tests
 #      with a header line "# leave-out: TAG" for one of the TAGs, and
 #      names them (.ci/run's debug stage: "userspace-only no-kstat-code");
-#   3. for the full suite, a second boot with 8 CPUs for the tests with a
-#      header line "# also: SMP=8", unless CHECK_SMP8=0 (.ci/run's debug
-#      stage).
+#   3. for the full suite, more boots for the tests with a header line
+#      "# also: SETTINGS", one boot per distinct SETTINGS (words SMP=N and
+#      KSTAT_APPEND=PARAM, e.g. "# also: SMP=8" or "# also: SMP=8
+#      KSTAT_APPEND=possible_cpus=4096"), unless CHECK_SMP8=0 (.ci/run's
+#      kernels and debug stages).
 #
 # Prints one line per test ("ok - ...", "not ok - ...: reason" + output
 # tail, "skip - ...: reason"); its very last line is "N passed, N failed, N
@@ -135,17 +137,52 @@ run_guest() {
 	done
 }
 
-# smp_tests N: of the selected tests, those that also want a guest with N
-# CPUs (a header line "# also: SMP=N"), e.g. /proc bracketing at scale.
-smp_tests() {
-	local t
+# also_settings: the distinct "# also:" settings of the selected tests,
+# one per line, in the order first seen.
+also_settings() {
+	local t line
+	local -A seen=()
 	for t in "${tests[@]}"; do
-		head -n 30 "$t" | grep -qx "# also: SMP=$1" && echo "$t"
+		while IFS= read -r line; do
+			line=${line#"# also: "}
+			[[ -n ${seen[$line]:-} ]] || echo "$line"
+			seen[$line]=1
+		done < <(head -n 30 "$t" | grep -x '# also: .*')
 	done
 }
 
+# also_tests SETTINGS: of the selected tests, those with "# also: SETTINGS".
+also_tests() {
+	local t
+	for t in "${tests[@]}"; do
+		head -n 30 "$t" | grep -qxF "# also: $1" && echo "$t"
+	done
+}
+
+# run_also SETTINGS TEST...: one more boot with SETTINGS: SMP=N sets its
+# CPUs, KSTAT_APPEND=PARAM adds to its kernel command line.  Anything else
+# in a header is a mistake, reported as a failure rather than ignored.
+run_also() {
+	local settings=$1 word
+	local SMP=${SMP:-2} KSTAT_APPEND=${KSTAT_APPEND:-}
+	export SMP KSTAT_APPEND
+	shift
+	for word in $settings; do
+		case $word in
+		SMP=[0-9]*) SMP=${word#SMP=} ;;
+		KSTAT_APPEND=?*) KSTAT_APPEND+=" ${word#KSTAT_APPEND=}" ;;
+		*)
+			fail "<also>" "'# also: $settings' in $1: $word is not SMP=N or KSTAT_APPEND=PARAM"
+			return ;;
+		esac
+	done
+	echo "# again with $settings"
+	run_guest "$@"
+}
+
 main() {
-	local -a tests more
+	local -a tests more settings
+	local setting
 	cd "$REPO" || exit 1
 	[[ ${CHECK_UNIT:-1} == 0 ]] || run_unit
 	mapfile -t tests < <(select_tests)
@@ -153,15 +190,18 @@ main() {
 	if ((${#tests[@]})); then
 		run_guest "${tests[@]}"
 	fi
-	# A second boot, only for the full suite: the same tests on 8 CPUs.
+	# More boots, only for the full suite: tests that also run on more
+	# CPUs or with a boot parameter (one boot per distinct setting).
 	if [[ ${CHECK_SMP8:-1} == 0 ]]; then
-		echo "# not again with SMP=8 (CHECK_SMP8=0)"
-	elif [[ -z ${T:-} && ${SMP:-2} != 8 ]]; then
-		mapfile -t more < <(smp_tests 8)
-		if ((${#more[@]})); then
-			echo "# again with SMP=8"
-			SMP=8 run_guest "${more[@]}"
-		fi
+		echo "# no '# also:' boots (CHECK_SMP8=0)"
+	elif [[ -z ${T:-} ]]; then
+		mapfile -t settings < <(also_settings)
+		for setting in "${settings[@]}"; do
+			# this boot had it already (SMP=8 make check)
+			[[ $setting != "SMP=${SMP:-2}" ]] || continue
+			mapfile -t more < <(also_tests "$setting")
+			run_also "$setting" "${more[@]}"
+		done
 	fi
 	echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
 	((FAILED == 0))
