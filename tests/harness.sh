@@ -11,6 +11,9 @@
 #             that ignores SIGTERM was killed all the same
 #   warn.sh   not ok, kernel log: the WARNING it provoked
 #   skip.sh   skip, with its reason
+#   orphan.sh not ok, "left running": a process it started in a session
+#             of its own (as tmux or a daemon does), out of reach of the
+#             group kill; the runner names it and kills it
 #   a missing test: not ok
 # and the summary line.  After the run, kstat is loaded again and
 # kstat_irqsim is gone.
@@ -36,10 +39,11 @@ out=$TMPDIR/runner.out
 rc=0
 # The runner multiplies the 5 s by KSTAT_TIMEOUT_SCALE (make check-debug).
 limit=$((5 * ${KSTAT_TIMEOUT_SCALE:-1}))
-t_log "running the harness on tests/harness/ (5 tests, one times out after $limit s)"
+t_log "running the harness on tests/harness/ (6 tests, one times out after $limit s)"
 tests/vm/guest-runner.sh --timeout 5 --kill-grace 2 \
 	tests/harness/pass.sh tests/harness/fail.sh tests/harness/hang.sh \
-	tests/harness/warn.sh tests/harness/skip.sh tests/harness/missing.sh \
+	tests/harness/warn.sh tests/harness/skip.sh tests/harness/orphan.sh \
+	tests/harness/missing.sh \
 	> "$out" 2>&1 || rc=$?
 sed 's/^/  | /' "$out" >&2
 res=$(< "$out")
@@ -55,7 +59,16 @@ assert_match '^not ok - tests/harness/warn\.sh: kernel log: WARNING: .*kstat_irq
 assert_match '^    --- kernel log:$' "$res" "kernel log excerpt for warn.sh"
 assert_match '^skip - tests/harness/skip\.sh: harness self-test skip$' "$res" "skip.sh"
 assert_match '^not ok - tests/harness/missing\.sh: no such test$' "$res" "a missing test"
-assert_eq "1 passed, 4 failed, 1 skipped" "$(tail -n 1 "$out")" "summary line"
+assert_match '^not ok - tests/harness/orphan\.sh: left running: [0-9]+ sleep 997 \(killed\)$' \
+	"$res" "orphan.sh"
+left=''
+for d in /proc/[0-9]*; do
+	args=()
+	{ mapfile -t -d '' args < "$d/cmdline"; } 2>/dev/null || true
+	[[ ${args[*]} != "sleep 997" ]] || left+=" ${d#/proc/}"
+done
+assert_eq '' "$left" "orphan.sh's sleep 997 killed"
+assert_eq "1 passed, 5 failed, 1 skipped" "$(tail -n 1 "$out")" "summary line"
 assert_eq 1 "$rc" "runner exit status"
 
 # hang.sh: cleanups run on SIGTERM, SIGKILL reaches what ignores SIGTERM.

@@ -281,6 +281,76 @@ run_limited() {
 	kill -KILL -- "-$pid" 2>/dev/null || true
 }
 
+# procs_now ARRAY: ARRAY (associative) maps the PID of every user-space
+# process now to its command line (kernel threads have an empty one).
+# Builtins only: this runs twice per test.
+procs_now() {
+	local -n into=$1
+	local d
+	local -a args
+	into=()
+	for d in /proc/[0-9]*; do
+		args=()
+		{ mapfile -t -d '' args < "$d/cmdline"; } 2>/dev/null || true
+		# shellcheck disable=SC2034 # a nameref to the caller's array
+		((${#args[@]} == 0)) || into[${d#/proc/}]=${args[*]}
+	done
+}
+
+# ppid_of PID: its parent's PID in PPID ('' when it is gone).
+ppid_of() {
+	local stat=''
+	PPID_OF=''
+	{ IFS= read -r stat < "/proc/$1/stat"; } 2>/dev/null || return 0
+	stat=${stat##*) }		# past "pid (comm) ": comm may hold spaces
+	stat=${stat#* }			# past the state
+	PPID_OF=${stat%% *}
+}
+
+# ours PID: PID is this runner or one of its descendants (the $(...) of
+# these very checks).
+ours() {
+	local p=$1 n=0
+	while [[ -n $p && $p != 0 && $p != 1 ]] && ((n++ < 64)); do
+		[[ $p != "$$" ]] || return 0
+		ppid_of "$p"
+		p=$PPID_OF
+	done
+	return 1
+}
+
+# kill_orphans BEFORE: processes the test left running outside its
+# process group (a daemon, a tmux server: they call setsid), which the
+# group kill of run_limited missed.  Gives the killed group 2 s to go,
+# then kills what is new since BEFORE (an associative array of procs_now)
+# and not the runner's own, and sets ORPHANS to "PID cmd" of each (at
+# most 3 named).  A test must clean up after itself: one left running
+# kept a subscription open and changed the results of later tests.
+kill_orphans() {
+	local -n before=$1
+	local -A now=()
+	local p try
+	local -a left=()
+	ORPHANS=''
+	for ((try = 0; try < 20; try++)); do
+		procs_now now
+		left=()
+		for p in "${!now[@]}"; do
+			[[ ${before[$p]:-} != "${now[$p]}" ]] || continue
+			ours "$p" || left+=("$p")
+		done
+		((${#left[@]})) || return 0
+		read -r -t 0.1 -u "$SLEEP_FD" || true
+	done
+	for p in "${left[@]}"; do
+		kill -KILL "$p" 2>/dev/null || true
+	done
+	for p in "${left[@]:0:3}"; do
+		ORPHANS+="${ORPHANS:+, }$p ${now[$p]}"
+	done
+	((${#left[@]} <= 3)) || ORPHANS+=" and $((${#left[@]} - 3)) more"
+}
+
 # first_tagged TAG LOG: the message of the first "TAG: ..." line in LOG.
 first_tagged() {
 	sed -n "/^$1: /{s///p;q;}" "$2"
@@ -312,6 +382,8 @@ show_klog() {
 run_test() {
 	local name=$1 log tdir taint0 taint1 start secs hit reason
 	local -a why=()
+	# shellcheck disable=SC2034 # passed by name to kill_orphans
+	local -A procs0=()
 	if [[ ! -f $name ]]; then
 		report fail "$name" "no such test"
 		return 0
@@ -322,6 +394,7 @@ run_test() {
 	tdir=${TMPDIR:-/tmp}/kstat-test.$$.$((++NTEST))
 	mkdir -m 0700 "$tdir"
 	taint0=$(< /proc/sys/kernel/tainted)
+	procs_now procs0
 
 	if ((EXPECT_WARN)); then
 		kmsg "expected-warn begin $name"
@@ -331,6 +404,7 @@ run_test() {
 	start=$(now_us)
 	TEST_NAME=$name TMPDIR=$tdir run_limited "$LIMIT" "$log" "$name"
 	secs=$(( ($(now_us) - start + 50000) / 100000 ))
+	kill_orphans procs0
 	restore_modules >> "$log" 2>&1
 	kmsg "end $name"
 	if ((EXPECT_WARN)); then
@@ -347,6 +421,7 @@ run_test() {
 		reason=$(first_tagged FAIL "$log")
 		why+=("${reason:-exit status $RC}")
 	fi
+	[[ -z $ORPHANS ]] || why+=("left running: $ORPHANS (killed)")
 	if [[ -n $hit ]]; then
 		why+=("kernel log: $hit")
 	elif (((taint1 & ~taint0) & TAINT_BAD_MASK)) &&
