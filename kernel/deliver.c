@@ -26,10 +26,9 @@ static const struct genl_family *kst_deliver_family;
  * netlink_broadcast() per part, which walks every generic netlink
  * multicast socket of every namespace.  So the subscribed namespaces
  * are a list, at most KSTAT_NETNS_MAX long besides the initial one, that
- * delivery walks under a mutex: it may allocate with GFP_KERNEL, let
- * netlink_broadcast() yield to a congested reader, and reschedule
- * between namespaces, none of which an RCU walk of all namespaces
- * allows.  A SUBSCRIBE holds a slot (admitting) from before it starts
+ * delivery walks under a mutex: it may copy with GFP_KERNEL and
+ * reschedule between namespaces, neither of which an RCU walk of all
+ * namespaces allows.  A SUBSCRIBE holds a slot (admitting) from before it starts
  * until it is answered, so the bound is checked once, up front, and
  * never breaks a SUBSCRIBE half way.
  *
@@ -72,7 +71,7 @@ static void kst_net_set(struct kst_net *kn, bool listed, int admitting)
 			list_add_tail(&kn->node, &kst_nets);
 		else
 			list_del(&kn->node);
-		kn->listed = listed;
+		WRITE_ONCE(kn->listed, listed);
 	}
 	kn->admitting += admitting;
 	kst_nr_nets += kst_net_counted(kn) - counted;
@@ -135,11 +134,18 @@ void kst_deliver_net_release(struct net *net)
 	mutex_unlock(&kst_nets_lock);
 }
 
-/* Summaries go to @net from now on; it was admitted (or is init_net). */
+/*
+ * Summaries go to @net from now on; it was admitted (or is init_net).
+ * Under kst_send_lock, as every multicast, the only other thing that may
+ * unlist a namespace with listeners: one listed stays so until we return,
+ * and a SUBSCRIBE storm from it costs the producer's ticks no wait here.
+ */
 void kst_deliver_net_subscribe(struct net *net)
 {
 	struct kst_net *kn = kst_net(net);
 
+	if (READ_ONCE(kn->listed))
+		return;
 	mutex_lock(&kst_nets_lock);
 	if (!WARN_ON_ONCE(!kn->admitting && !net_eq(net, &init_net)))
 		kst_net_set(kn, true, 0);
@@ -191,7 +197,10 @@ int kst_deliver_multicast(struct sk_buff *skb)
 /*
  * Under kst_nets_lock: one copy of @skb into @kn's namespace, but not to
  * the socket @except there (0: to all).  Nobody else listening there is
- * not nobody listening: that namespace stays subscribed.
+ * not nobody listening: that namespace stays subscribed.  The broadcast
+ * does not wait for memory (GFP_NOWAIT): with a blocking allocation,
+ * netlink_broadcast() yield()s whenever a listener's queue is half full,
+ * and any user can join the group and never read.
  */
 static int kst_deliver_net(struct kst_net *kn, struct sk_buff *skb,
 			   u32 except)
@@ -202,7 +211,7 @@ static int kst_deliver_net(struct kst_net *kn, struct sk_buff *skb,
 	if (!copy)
 		return -ENOBUFS;
 	err = genlmsg_multicast_netns(kst_deliver_family, kn->net, copy,
-				      except, KST_MCGRP_SUMMARY, GFP_KERNEL);
+				      except, KST_MCGRP_SUMMARY, GFP_NOWAIT);
 	if (err == -ESRCH) {
 		if (!except)
 			kst_net_set(kn, false, 0);
