@@ -246,6 +246,14 @@ monitor_spacing() {
 		"\($s | length) \($d | min // 0 | floor) \($d | max // 0 | ceil) \($g | add // 0)"' "$1"
 }
 
+# monitor_times FILE FROM_NS TO_NS: "seq:ms" of those samples, ms since
+# FROM_NS, on one line (for a failure's message).
+monitor_times() {
+	jq -s -r --argjson a "$2" --argjson b "$3" '
+		[.[] | select(.seq != null and .timestamp_ns >= $a and .timestamp_ns <= $b)] |
+		unique_by(.seq) | map("\(.seq):\((.timestamp_ns - $a) / 1e6 | floor)") | join(" ")' "$1"
+}
+
 _t_monitor_has() { (($(monitor_count "$1" "$3") >= $2)); }
 
 # monitor_wait SECS FILE N [AFTER_NS]: wait until FILE holds N samples taken

@@ -7,7 +7,7 @@
 # the bound (KSTAT_NETNS_MAX, 256 besides the initial namespace) and no
 # summary at all.  Meanwhile a root `kstat -j monitor` in the initial
 # namespace (which never counts) sees every sample with its timestamp
-# 200 ms +- 10 % after the previous one; the runner's dmesg scan catches
+# 1000 ms (the default interval) +- 10 % after the previous one; the runner's dmesg scan catches
 # a soft lockup, an RCU stall or a sleep in atomic context.  The log
 # gives the producer's build_ns per sample (the whole tick, delivery to
 # every namespace included) with 1 and with 257 namespaces listening.
@@ -19,7 +19,7 @@ t_cleanup "$KSTAT" config set interval 1000 batch 1 keyframe 10 sections all per
 
 NOCAPS=(--reuid 65534 --regid 65534 --clear-groups --inh-caps=-all --bounding-set=-all)
 nobody() { setpriv "${NOCAPS[@]}" -- "$@"; }
-INTERVAL=200
+INTERVAL=1000
 NETNS_MAX=$(sed -n 's/^#define KSTAT_NETNS_MAX[[:space:]]*\([0-9]*\).*/\1/p' include/uapi/linux/kstat.h)
 N=$((NETNS_MAX + 1))
 SECS=15
@@ -41,7 +41,7 @@ mon=$!
 t_cleanup t_kill "$mon"
 monitor_wait 60 "$TMPDIR/mon" 3
 b0=$(build_ns)
-sleep 3
+sleep 5
 b1=$(build_ns)
 
 nobody tests/tools/nlraw netns-subscribe "$N" "$SECS" >"$TMPDIR/ns" &
@@ -73,4 +73,4 @@ t_log "with $N namespaces: $n samples, spacing $min..$max ms, $gaps missing"
 ((n >= SECS * 1000 / INTERVAL / 2)) || t_fail "only $n samples in $SECS s"
 ((gaps == 0)) || t_fail "$gaps samples missing"
 ((min >= INTERVAL * 9 / 10 && max <= INTERVAL * 11 / 10)) ||
-	t_fail "sample spacing $min..$max ms, outside $INTERVAL ms +- 10 %"
+	t_fail "sample spacing $min..$max ms, outside $INTERVAL ms +- 10 %: $(monitor_times "$TMPDIR/mon" "$from" "$to")"
