@@ -246,6 +246,12 @@ monitor_spacing() {
 		"\($s | length) \($d | min // 0 | floor) \($d | max // 0 | ceil) \($g | add // 0)"' "$1"
 }
 
+# spacing_within MIN MAX INTERVAL: MIN and MAX (ms, as monitor_spacing
+# gives them) are INTERVAL +- 10 %.
+spacing_within() {
+	(($1 >= $3 * 9 / 10 && $2 <= $3 * 11 / 10))
+}
+
 # monitor_times FILE FROM_NS TO_NS: "seq:ms" of those samples, ms since
 # FROM_NS, on one line (for a failure's message).
 monitor_times() {

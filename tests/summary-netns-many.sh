@@ -11,6 +11,9 @@
 # a soft lockup, an RCU stall or a sleep in atomic context.  The log
 # gives the producer's build_ns per sample (the whole tick, delivery to
 # every namespace included) with 1 and with 257 namespaces listening.
+# A guest whose samples stray beyond 10 % even in a quiet stretch as long
+# (TCG on a busy host; the rt kernel under TCG) cannot judge the spacing:
+# then the log says so and only the bound is proved.
 # timeout: 400
 source tests/lib.sh
 require_cmd setpriv jq
@@ -22,7 +25,7 @@ nobody() { setpriv "${NOCAPS[@]}" -- "$@"; }
 INTERVAL=1000
 NETNS_MAX=$(sed -n 's/^#define KSTAT_NETNS_MAX[[:space:]]*\([0-9]*\).*/\1/p' include/uapi/linux/kstat.h)
 N=$((NETNS_MAX + 1))
-SECS=15
+SECS=10
 
 nobody unshare --user --net true 2>/dev/null ||
 	t_skip "uid 65534 cannot create a user namespace here"
@@ -40,8 +43,10 @@ timeout -s INT "$(t_scaled 300)" "$KSTAT" -j monitor >"$TMPDIR/mon" &
 mon=$!
 t_cleanup t_kill "$mon"
 monitor_wait 60 "$TMPDIR/mon" 3
+quiet_from=$(boottime_ns)
 b0=$(build_ns)
-sleep 5
+sleep "$SECS"
+quiet_to=$(boottime_ns)
 b1=$(build_ns)
 
 nobody tests/tools/nlraw netns-subscribe "$N" "$SECS" >"$TMPDIR/ns" &
@@ -72,5 +77,11 @@ t_log "1 namespace: $(per_sample "$b0" "$b1") us/sample; $N: $(per_sample "$b2" 
 t_log "with $N namespaces: $n samples, spacing $min..$max ms, $gaps missing"
 ((n >= SECS * 1000 / INTERVAL / 2)) || t_fail "only $n samples in $SECS s"
 ((gaps == 0)) || t_fail "$gaps samples missing"
-((min >= INTERVAL * 9 / 10 && max <= INTERVAL * 11 / 10)) ||
+read -r qn qmin qmax _ < <(monitor_spacing "$TMPDIR/mon" "$quiet_from" "$quiet_to")
+t_log "quiet, 1 namespace: $qn samples, spacing $qmin..$qmax ms"
+if ! spacing_within "$qmin" "$qmax" "$INTERVAL"; then
+	t_log "spacing not judged: quiet, this guest's samples already stray beyond 10 %"
+	exit 0
+fi
+spacing_within "$min" "$max" "$INTERVAL" ||
 	t_fail "sample spacing $min..$max ms, outside $INTERVAL ms +- 10 %: $(monitor_times "$TMPDIR/mon" "$from" "$to")"

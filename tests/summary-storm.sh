@@ -9,7 +9,9 @@
 # per-CPU counts.  The runner's dmesg scan after the test catches a soft
 # lockup, an RCU stall or a sleep in atomic context.  The log gives the
 # rate reached and the producer's build_ns per sample before and during
-# the storm.
+# the storm.  A guest whose samples stray beyond 10 % even in a quiet
+# stretch as long (TCG on a busy host; the rt kernel under TCG strayed
+# 16 to 29 %) cannot judge the storm: then the test skips, saying so.
 # timeout: 300
 source tests/lib.sh
 require_cmd setpriv jq
@@ -39,10 +41,10 @@ mon=$!
 t_cleanup t_kill "$mon"
 monitor_wait 60 "$TMPDIR/mon" 3
 
-# A quiet stretch first, the reference.
+# A quiet stretch first, as long: the guest's own jitter.
 quiet_from=$(boottime_ns)
 b0=$(build_ns)
-sleep 5
+sleep "$SECS"
 quiet_to=$(boottime_ns)
 b1=$(build_ns)
 
@@ -65,5 +67,7 @@ t_log "quiet: $qn samples, spacing $qmin..$qmax ms, $qgaps missing, $(per_sample
 t_log "storm: $n samples, spacing $min..$max ms, $gaps missing, $(per_sample "$b1" "$b2") us/sample"
 ((n >= SECS * 1000 / INTERVAL / 2)) || t_fail "only $n samples during the ${SECS} s storm"
 ((gaps == 0)) || t_fail "$gaps samples missing during the storm"
-((min >= INTERVAL * 9 / 10 && max <= INTERVAL * 11 / 10)) ||
+spacing_within "$qmin" "$qmax" "$INTERVAL" ||
+	t_skip "quiet, this guest's samples already stray beyond 10 % ($qmin..$qmax ms): the storm cannot be judged"
+spacing_within "$min" "$max" "$INTERVAL" ||
 	t_fail "sample spacing $min..$max ms during the storm, outside $INTERVAL ms +- 10 %: $(monitor_times "$TMPDIR/mon" "$storm_from" "$storm_to")"
