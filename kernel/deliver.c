@@ -102,29 +102,33 @@ static struct pernet_operations kst_net_ops = {
 
 /*
  * Before a SUBSCRIBE from @net: a slot for it, or -EUSERS when
- * KSTAT_NETNS_MAX other namespaces hold one.  Pair with
- * kst_deliver_net_release() once it is answered.
+ * KSTAT_NETNS_MAX other namespaces hold one.  Returns 1 when it took a
+ * slot, to give back with kst_deliver_net_release() once the SUBSCRIBE
+ * is answered, 0 when @net is listed already: a storm of SUBSCRIBEs from
+ * a subscribed namespace takes no lock that delivery needs.
  */
 int kst_deliver_net_admit(struct net *net, struct netlink_ext_ack *extack)
 {
 	struct kst_net *kn = kst_net(net);
-	int err = 0;
+	int ret = 1;
 
+	if (READ_ONCE(kn->listed))
+		return 0;
 	mutex_lock(&kst_nets_lock);
 	if (!kst_net_counted(kn) && !net_eq(net, &init_net) &&
 	    kst_nr_nets >= KSTAT_NETNS_MAX) {
 		NL_SET_ERR_MSG(extack,
 			       "summaries go to at most " __stringify(KSTAT_NETNS_MAX)
 			       " network namespaces besides the initial one");
-		err = -EUSERS;
+		ret = -EUSERS;
 	} else {
 		kst_net_set(kn, kn->listed, 1);
 	}
 	mutex_unlock(&kst_nets_lock);
-	return err;
+	return ret;
 }
 
-/* A SUBSCRIBE admitted was answered; its net stays if it was listed. */
+/* A SUBSCRIBE that took a slot was answered; its net keeps it if listed. */
 void kst_deliver_net_release(struct net *net)
 {
 	struct kst_net *kn = kst_net(net);
@@ -135,10 +139,11 @@ void kst_deliver_net_release(struct net *net)
 }
 
 /*
- * Summaries go to @net from now on; it was admitted (or is init_net).
- * Under kst_send_lock, as every multicast, the only other thing that may
- * unlist a namespace with listeners: one listed stays so until we return,
- * and a SUBSCRIBE storm from it costs the producer's ticks no wait here.
+ * Summaries go to @net from now on.  Under kst_send_lock, as every
+ * multicast, the only other thing that unlists a namespace where someone
+ * listens: one listed stays so until we return.  One that was listed at
+ * admission and unlisted since (a multicast found nobody there: the
+ * sender's queue was full) is listed again only if there is room.
  */
 void kst_deliver_net_subscribe(struct net *net)
 {
@@ -147,7 +152,8 @@ void kst_deliver_net_subscribe(struct net *net)
 	if (READ_ONCE(kn->listed))
 		return;
 	mutex_lock(&kst_nets_lock);
-	if (!WARN_ON_ONCE(!kn->admitting && !net_eq(net, &init_net)))
+	if (kst_net_counted(kn) || net_eq(net, &init_net) ||
+	    kst_nr_nets < KSTAT_NETNS_MAX)
 		kst_net_set(kn, true, 0);
 	mutex_unlock(&kst_nets_lock);
 }

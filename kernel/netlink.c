@@ -355,14 +355,15 @@ static int kst_nl_config_set_doit(struct sk_buff *skb,
 static int kst_nl_subscribe_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct net *net = genl_info_net(info);
-	int err;
+	int slot, err;
 
-	err = kst_deliver_net_admit(net, info->extack);
-	if (err)
-		return err;
+	slot = kst_deliver_net_admit(net, info->extack);
+	if (slot < 0)
+		return slot;
 	err = kst_summary_subscribe(net, info->snd_portid, info->snd_seq,
 				    info->extack);
-	kst_deliver_net_release(net);
+	if (slot)
+		kst_deliver_net_release(net);
 	return err;
 }
 
