@@ -6,14 +6,15 @@
 # each gets summaries; the 257th gets EUSERS with an extended ACK naming
 # the bound (KSTAT_NETNS_MAX, 256 besides the initial namespace) and no
 # summary at all.  Meanwhile a root `kstat -j monitor` in the initial
-# namespace (which never counts) sees every sample with its timestamp
-# 1000 ms (the default interval) +- 10 % after the previous one; the runner's dmesg scan catches
+# namespace (which never counts) sees every sample, at most one of them
+# (a host stall) taken more than 10 % of the interval (1000 ms, the
+# default) after its slot on the producer's grid; the runner's dmesg scan catches
 # a soft lockup, an RCU stall or a sleep in atomic context.  The log
 # gives the producer's build_ns per sample (the whole tick, delivery to
 # every namespace included) with 1 and with 257 namespaces listening.
-# A guest whose samples stray beyond 10 % even in a quiet stretch as long
-# (TCG on a busy host; the rt kernel under TCG) cannot judge the spacing:
-# then the log says so and only the bound is proved.
+# A guest where two samples come over 10 % late even in a quiet stretch
+# as long (TCG on a busy host) cannot judge lateness: then the log says
+# so and only the bound is proved.
 # timeout: 400
 source tests/lib.sh
 require_cmd setpriv jq
@@ -73,15 +74,17 @@ read -r _ _ _ smin _ _ _ _ rmax < <(grep '^messages:' "$TMPDIR/ns" | tr ',' ' ')
 assert_eq 0 "$rmax" "messages to the refused namespace"
 
 read -r n min max gaps < <(monitor_spacing "$TMPDIR/mon" "$from" "$to")
+read -r _ late worst < <(monitor_late "$TMPDIR/mon" "$from" "$to" "$INTERVAL")
+read -r qn qmin qmax _ < <(monitor_spacing "$TMPDIR/mon" "$quiet_from" "$quiet_to")
+read -r _ qlate qworst < <(monitor_late "$TMPDIR/mon" "$quiet_from" "$quiet_to" "$INTERVAL")
 t_log "1 namespace: $(per_sample "$b0" "$b1") us/sample; $N: $(per_sample "$b2" "$b3") us/sample"
-t_log "with $N namespaces: $n samples, spacing $min..$max ms, $gaps missing"
+t_log "quiet, 1 namespace: $qn samples, spacing $qmin..$qmax ms, $qlate late (worst $qworst ms)"
+t_log "with $N namespaces: $n samples, spacing $min..$max ms, $late late (worst $worst ms), $gaps missing"
 ((n >= SECS * 1000 / INTERVAL / 2)) || t_fail "only $n samples in $SECS s"
 ((gaps == 0)) || t_fail "$gaps samples missing"
-read -r qn qmin qmax _ < <(monitor_spacing "$TMPDIR/mon" "$quiet_from" "$quiet_to")
-t_log "quiet, 1 namespace: $qn samples, spacing $qmin..$qmax ms"
-if ! spacing_within "$qmin" "$qmax" "$INTERVAL"; then
-	t_log "spacing not judged: quiet, this guest's samples already stray beyond 10 %"
+if ((qlate > 1)); then
+	t_log "lateness not judged: quiet, $qlate samples already came over 10 % late"
 	exit 0
 fi
-spacing_within "$min" "$max" "$INTERVAL" ||
-	t_fail "sample spacing $min..$max ms, outside $INTERVAL ms +- 10 %: $(monitor_times "$TMPDIR/mon" "$from" "$to")"
+((late <= 1)) ||
+	t_fail "$late samples over 10 % late (worst $worst ms): $(monitor_times "$TMPDIR/mon" "$from" "$to")"

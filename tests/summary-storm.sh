@@ -3,15 +3,16 @@
 # default stream (issue 26): while uid 65534, without any capability,
 # sends 1,000 SUBSCRIBEs a second for 10 s (tests/tools/nlraw
 # subscribe-storm, two processes each with a socket joined to
-# "summary"), a root `kstat -j monitor` sees every sample (no seq gap)
-# with its timestamp 1000 ms (the default interval) +- 10 % after the previous one.  The keyframe
+# "summary"), a root `kstat -j monitor` sees every sample (no seq gap),
+# at most one of them (a host stall) taken more than 10 % of the
+# interval (1000 ms, the default) after its slot on the producer's grid.  The keyframe
 # a SUBSCRIBE is answered with is made costly: 512 synthetic IRQs with
 # per-CPU counts.  The runner's dmesg scan after the test catches a soft
 # lockup, an RCU stall or a sleep in atomic context.  The log gives the
 # rate reached and the producer's build_ns per sample before and during
-# the storm.  A guest whose samples stray beyond 10 % even in a quiet
-# stretch as long (TCG on a busy host; the rt kernel under TCG strayed
-# 16 to 29 %) cannot judge the storm: then the test skips, saying so.
+# the storm.  A guest where two samples come over 10 % late even in a
+# quiet stretch as long (TCG on a busy host) cannot judge the storm: then
+# the test skips, saying so.
 # timeout: 300
 source tests/lib.sh
 require_cmd setpriv jq
@@ -62,12 +63,13 @@ wait "$mon" || true
 
 read -r qn qmin qmax qgaps < <(monitor_spacing "$TMPDIR/mon" "$quiet_from" "$quiet_to")
 read -r n min max gaps < <(monitor_spacing "$TMPDIR/mon" "$storm_from" "$storm_to")
-t_log "quiet times: $(monitor_times "$TMPDIR/mon" "$quiet_from" "$quiet_to")"
-t_log "quiet: $qn samples, spacing $qmin..$qmax ms, $qgaps missing, $(per_sample "$b0" "$b1") us/sample"
-t_log "storm: $n samples, spacing $min..$max ms, $gaps missing, $(per_sample "$b1" "$b2") us/sample"
+read -r _ qlate qworst < <(monitor_late "$TMPDIR/mon" "$quiet_from" "$quiet_to" "$INTERVAL")
+read -r _ late worst < <(monitor_late "$TMPDIR/mon" "$storm_from" "$storm_to" "$INTERVAL")
+t_log "quiet: $qn samples, spacing $qmin..$qmax ms, $qlate late (worst $qworst ms), $qgaps missing, $(per_sample "$b0" "$b1") us/sample"
+t_log "storm: $n samples, spacing $min..$max ms, $late late (worst $worst ms), $gaps missing, $(per_sample "$b1" "$b2") us/sample"
 ((n >= SECS * 1000 / INTERVAL / 2)) || t_fail "only $n samples during the ${SECS} s storm"
 ((gaps == 0)) || t_fail "$gaps samples missing during the storm"
-spacing_within "$qmin" "$qmax" "$INTERVAL" ||
-	t_skip "quiet, this guest's samples already stray beyond 10 % ($qmin..$qmax ms): the storm cannot be judged"
-spacing_within "$min" "$max" "$INTERVAL" ||
-	t_fail "sample spacing $min..$max ms during the storm, outside $INTERVAL ms +- 10 %: $(monitor_times "$TMPDIR/mon" "$storm_from" "$storm_to")"
+((qlate <= 1)) ||
+	t_skip "quiet, $qlate samples already came over 10 % late (worst $qworst ms): the storm cannot be judged"
+((late <= 1)) ||
+	t_fail "$late samples over 10 % late during the storm (worst $worst ms): $(monitor_times "$TMPDIR/mon" "$storm_from" "$storm_to")"
