@@ -28,9 +28,9 @@ static const struct genl_family *kst_deliver_family;
  * are a list, at most KSTAT_NETNS_MAX long besides the initial one, that
  * delivery walks under a mutex: it may copy with GFP_KERNEL and
  * reschedule between namespaces, neither of which an RCU walk of all
- * namespaces allows.  A SUBSCRIBE holds a slot (admitting) from before it starts
- * until it is answered, so the bound is checked once, up front, and
- * never breaks a SUBSCRIBE half way.
+ * namespaces allows.  A SUBSCRIBE from a namespace not listed holds a
+ * slot (admitting) from before it starts until it is answered, so the
+ * bound is checked once, up front, and never breaks a SUBSCRIBE half way.
  *
  * A net on the list is alive: its pernet exit hook unlists it under
  * kst_nets_lock, and runs before genl's own (registered at boot, so
