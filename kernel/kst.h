@@ -320,7 +320,10 @@ int kst_deliver_init(const struct genl_family *family);
 void kst_deliver_exit(void);
 struct sk_buff *kst_deliver_msg_new(size_t size, u32 portid, u32 seq,
 				    void **hdr);
+int kst_deliver_net_admit(struct net *net, struct netlink_ext_ack *extack);
+void kst_deliver_net_release(struct net *net);
 void kst_deliver_net_subscribe(struct net *net);
+void kst_deliver_nets_clear(void);
 int kst_deliver_multicast(struct sk_buff *skb);
 int kst_deliver_multicast_except(struct sk_buff *skb, struct net *skip,
 				 u32 portid);

@@ -348,12 +348,23 @@ static int kst_nl_config_set_doit(struct sk_buff *skb,
 
 /*
  * Not privileged: the producer is shared, its rate is what CONFIG_SET
- * (CAP_NET_ADMIN) allows, and it stops once the group is empty.
+ * (CAP_NET_ADMIN) allows, and it stops once the group is empty.  The
+ * namespaces summaries go to are bounded (KSTAT_NETNS_MAX): a slot for
+ * the sender's is taken first, so that one over the bound changes nothing.
  */
 static int kst_nl_subscribe_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return kst_summary_subscribe(genl_info_net(info), info->snd_portid,
-				       info->snd_seq, info->extack);
+	struct net *net = genl_info_net(info);
+	int slot, err;
+
+	slot = kst_deliver_net_admit(net, info->extack);
+	if (slot < 0)
+		return slot;
+	err = kst_summary_subscribe(net, info->snd_portid, info->snd_seq,
+				    info->extack);
+	if (slot)
+		kst_deliver_net_release(net);
+	return err;
 }
 
 /* ---- the family ---------------------------------------------------------- */

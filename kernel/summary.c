@@ -514,6 +514,8 @@ static void kst_producer_stop(void)
 	kst_producer_free(kst_prod);
 	kst_prod = NULL;
 	kst_set_running(false);
+	/* Nobody listens: the next start subscribes namespaces afresh. */
+	kst_deliver_nets_clear();
 }
 
 /* Under kst_prod_lock: the next tick, on the interval's grid. */

@@ -233,6 +233,41 @@ monitor_count() {
 		"$1" 2>/dev/null || true; } | wc -l
 }
 
+# monitor_spacing FILE FROM_NS TO_NS: "N MIN MAX GAPS" of the samples in
+# FILE (`kstat -j monitor` output) taken between FROM_NS and TO_NS
+# (CLOCK_BOOTTIME): how many, the shortest and longest spacing of
+# consecutive ones in ms, and how many seq numbers are missing among them.
+monitor_spacing() {
+	jq -s -r --argjson a "$2" --argjson b "$3" '
+		[.[] | select(.seq != null and .timestamp_ns >= $a and .timestamp_ns <= $b)] |
+		unique_by(.seq) as $s |
+		[range(1; $s | length) | ($s[.].timestamp_ns - $s[. - 1].timestamp_ns) / 1e6] as $d |
+		[range(1; $s | length) | $s[.].seq - $s[. - 1].seq - 1] as $g |
+		"\($s | length) \($d | min // 0 | floor) \($d | max // 0 | ceil) \($g | add // 0)"' "$1"
+}
+
+# monitor_late FILE FROM_NS TO_NS INTERVAL_MS: "N LATE MAX_MS" of the
+# samples in FILE taken between FROM_NS and TO_NS: how many, how many
+# came more than 10 % of INTERVAL_MS after their slot on the producer's
+# grid (seq * interval from the earliest-phased one), and the latest by
+# how many ms.  One host stall makes one sample late, and the spacing on
+# either side of it wrong: this counts it once.
+monitor_late() {
+	jq -s -r --argjson a "$2" --argjson b "$3" --argjson i "$4" '
+		[.[] | select(.seq != null and .timestamp_ns >= $a and .timestamp_ns <= $b)] |
+		unique_by(.seq) | map(.timestamp_ns / 1e6 - .seq * $i) |
+		(min // 0) as $m | map(. - $m) |
+		"\(length) \(map(select(. > $i / 10)) | length) \(max // 0 | floor)"' "$1"
+}
+
+# monitor_times FILE FROM_NS TO_NS: "seq:ms" of those samples, ms since
+# FROM_NS, on one line (for a failure's message).
+monitor_times() {
+	jq -s -r --argjson a "$2" --argjson b "$3" '
+		[.[] | select(.seq != null and .timestamp_ns >= $a and .timestamp_ns <= $b)] |
+		unique_by(.seq) | map("\(.seq):\((.timestamp_ns - $a) / 1e6 | floor)") | join(" ")' "$1"
+}
+
 _t_monitor_has() { (($(monitor_count "$1" "$3") >= $2)); }
 
 # monitor_wait SECS FILE N [AFTER_NS]: wait until FILE holds N samples taken

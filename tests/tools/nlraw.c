@@ -546,6 +546,9 @@ int main(int argc, char **argv)
 		return run_cases(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "fuzz"))
 		return run_fuzz(argc - 1, argv + 1);
+	if (argc >= 2 && (!strcmp(argv[1], "subscribe-storm") ||
+			  !strcmp(argv[1], "netns-subscribe")))
+		return run_load(argc - 1, argv + 1);
 	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "dump-irqs"))
 		return dump_irqs(atoi(argv[2]), argc == 4 ? atoi(argv[3]) : 0);
 	if (argc == 6 && !strcmp(argv[1], "dump-trailer") &&
@@ -562,6 +565,7 @@ int main(int argc, char **argv)
 	fprintf(stderr, "usage: nlraw cases [unpriv | subscribe] [-v] | "
 		"fuzz [-n COUNT] [-s SEED] [-t SECONDS] [-d SECONDS] | dump-irqs BYTES | "
 		"dump-trailer STABLE CHANGING CMD [packed] | "
-		"record-dump CMD FLAGS FILE | record-summary N FILE | boottime\n");
+		"record-dump CMD FLAGS FILE | record-summary N FILE | boottime | "
+		"subscribe-storm RATE SECONDS [WORKERS] | netns-subscribe N SECONDS\n");
 	return 2;
 }

@@ -5,5 +5,6 @@
 
 int run_cases(int argc, char **argv);	/* cases.c */
 int run_fuzz(int argc, char **argv);	/* fuzz.c */
+int run_load(int argc, char **argv);	/* load.c */
 
 #endif

@@ -38,7 +38,8 @@
  * namespace reads the same numbers.  Summaries go to every network
  * namespace that sent SUBSCRIBE (the same samples, the same sequence
  * numbers everywhere), one copy per namespace, and stop going to one
- * whose listeners all left.  A socket listening to all namespaces
+ * whose listeners all left; at most KSTAT_NETNS_MAX namespaces besides
+ * the initial one at a time.  A socket listening to all namespaces
  * (NETLINK_LISTEN_ALL_NSID) gets a copy from each subscribed namespace it
  * has an id for: the same seq again, which a client drops (libkstat does).
  *
@@ -183,7 +184,10 @@
  *          Errors: ENOTCONN when the group is empty ("join the "summary"
  *          multicast group first"), ESHUTDOWN while the module unloads,
  *          ENOBUFS when the sender's receive buffer cannot take the
- *          snapshot.  Idempotent.  No privilege needed.  The producer stops
+ *          snapshot, EUSERS from a namespace not subscribed yet when
+ *          KSTAT_NETNS_MAX others besides the initial one are ("summaries
+ *          go to at most 256 network namespaces besides the initial one").
+ *          Idempotent.  No privilege needed.  The producer stops
  *          by itself at the first tick that finds nobody listening.
  *          SUBSCRIBE also records the sender's network namespace: samples
  *          are multicast only into namespaces that subscribed, until a
@@ -571,6 +575,17 @@ enum kstat_sections {
  */
 #define KSTAT_HORIZON_MS	120000
 #define KSTAT_BATCH_MAX		64
+
+/*
+ * Network namespaces the default stream's summaries go to, besides the
+ * initial one, which always may subscribe.  Each costs one broadcast per
+ * message, and a broadcast walks every generic netlink multicast socket
+ * of every namespace; any user can make namespaces.  SUBSCRIBE from one
+ * more gets EUSERS.  A namespace leaves the count when a multicast finds
+ * nobody listening there, when it is destroyed, or when the producer
+ * stops (nobody listens anywhere).
+ */
+#define KSTAT_NETNS_MAX		256
 #define KSTAT_KEYFRAME_MAX	3600
 
 /* KSTAT_A_CONFIG: the summary producer's configuration. */
