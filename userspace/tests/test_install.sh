@@ -51,7 +51,8 @@ man3_links() {	# P: a .so page per public function and macro
 	for f in $(nm -D --defined-only userspace/lib/libkstat.so.1 |
 		   awk '$3 ~ /^kstat_/ { sub(/@.*/, "", $3); print $3 }') \
 		 kstat_config_get kstat_config_set kstat_stats_get kstat_subscribe \
-		 kstat_cpu_get kstat_cpu_list_get; do
+		 kstat_cpu_get kstat_cpu_list_get kstat_subscribe_opts \
+		 kstat_limits_get kstat_limits_set kstat_stream_list_get; do
 		echo "$1/share/man/man3/$f.3"
 	done
 }
