@@ -26,8 +26,13 @@ t_cleanup t_kill $fast
 "$KSTAT" -j monitor interval 1000ms sections cpu count 6 >"$TMPDIR/slow" 2>"$TMPDIR/slow.err" &
 slow=$!
 t_cleanup t_kill $slow
-monitor_wait 60 "$TMPDIR/fast" 3
-monitor_wait 60 "$TMPDIR/slow" 2
+# running PID FILE N: FILE holds N samples; a monitor that ended fails
+running() {
+	t_exited "$1" && t_fail "a monitor ended early: $(cat "$2.err")"
+	(($(monitor_count "$2") >= $3))
+}
+wait_until 60 running $fast "$TMPDIR/fast" 3
+wait_until 60 running $slow "$TMPDIR/slow" 2
 
 # streams: the two of ours while they run (STATS_GET)
 "$KSTAT" -j stats >"$TMPDIR/stats"

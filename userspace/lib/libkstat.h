@@ -13,7 +13,8 @@
  *   *_free() call.  Counters are as described in <linux/kstat.h>:
  *   nanoseconds for CPU time, counts for IRQs and softirqs.
  * - A handle is not thread-safe; use one per thread.
- * - ABI (libkstat.so.1, version node KSTAT_1): every public struct can
+ * - ABI (libkstat.so.1, version nodes KSTAT_1 and, for streams of one's
+ *   own, KSTAT_1.1; libkstat.map): every public struct can
  *   grow at its end without breaking a program built against an older,
  *   smaller one.  The library always learns the caller's size:
  *   - Structs the caller allocates and the library fills or reads
@@ -21,8 +22,9 @@
  *     struct kstat_cputime) are passed with their size: the
  *     kstat_*_get() / _set() / kstat_subscribe() names below are macros
  *     over the exported *_sz() functions that add sizeof(*ptr).
- *   - struct kstat_filter carries its size in its first field, set by
- *     KSTAT_FILTER_INIT (a filter may be NULL, so no macro can add it).
+ *   - struct kstat_filter and struct kstat_sub_opts carry their size in
+ *     their first field, set by KSTAT_FILTER_INIT / KSTAT_SUB_OPTS_INIT
+ *     (they may be NULL, so no macro can add it).
  *   - Arrays of struct kstat_cputime the library returns (struct
  *     kstat_cpu_list, struct kstat_sample) are laid out at the caller's
  *     sizeof(struct kstat_cputime), passed by those macros too, so
