@@ -28,8 +28,9 @@ slow=$!
 t_cleanup t_kill $slow
 # running PID FILE N: FILE holds N samples; a monitor that ended fails
 running() {
+	(($(monitor_count "$2") >= $3)) && return 0
 	t_exited "$1" && t_fail "a monitor ended early: $(cat "$2.err")"
-	(($(monitor_count "$2") >= $3))
+	return 1
 }
 wait_until 60 running $fast "$TMPDIR/fast" 3
 wait_until 60 running $slow "$TMPDIR/slow" 2
