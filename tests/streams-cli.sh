@@ -20,10 +20,10 @@ t_cleanup "$KSTAT" config set interval 1000 batch 1 keyframe 10 sections all per
 
 "$KSTAT" config set interval 1000 sections all
 
-"$KSTAT" -j monitor interval 200ms sections irq count 21 >"$TMPDIR/fast" 2>"$TMPDIR/fast.err" &
+"$KSTAT" -j monitor interval 200ms sections irq count 50 >"$TMPDIR/fast" 2>"$TMPDIR/fast.err" &
 fast=$!
 t_cleanup t_kill $fast
-"$KSTAT" -j monitor interval 1000ms sections cpu count 6 >"$TMPDIR/slow" 2>"$TMPDIR/slow.err" &
+"$KSTAT" -j monitor interval 1000ms sections cpu count 9 >"$TMPDIR/slow" 2>"$TMPDIR/slow.err" &
 slow=$!
 t_cleanup t_kill $slow
 # running PID FILE N: FILE holds N samples; a monitor that ended fails
