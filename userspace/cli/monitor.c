@@ -49,6 +49,7 @@ struct monitor {
 	uint64_t count;		/* stop after this many samples (0: never) */
 	uint64_t seen;
 	bool done;
+	bool own;		/* a stream of our own: the kernel resyncs it */
 };
 
 /*
@@ -107,7 +108,9 @@ static void on_lost(uint64_t lost, enum kstat_lost_reason why, void *arg)
 
 	if (m->done)
 		return;
-	print_lost(lost, why, opts.json, "; waiting for the next keyframe");
+	print_lost(lost, why, opts.json, m->own ?
+		   "; the kernel resyncs at the next sample" :
+		   "; waiting for the next keyframe");
 }
 
 static void on_family(int present, void *arg)
@@ -227,8 +230,10 @@ static int monitor_run(int argc, char **argv)
 		if (monitor_arg(w, argv[a + 1], &m, &o, &so))
 			return EXIT_USAGE;
 	}
-	if (so.fields)		/* a stream of our own */
+	if (so.fields) {	/* a stream of our own */
 		o.stream = &so;
+		m.own = true;
+	}
 	return sub_run(&o);
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * libkstat: subscriptions to the "summary" multicast group.
+ * libkstat: subscriptions to the "summary" multicast group, or to a
+ * stream of the subscriber's own (kstat_subscribe_opts(): SUBSCRIBE with
+ * KSTAT_A_CONFIG, summaries unicast to it, each with its stream's id).
  *
  * Each notification is one part of a batch (KSTAT_A_BATCH_SEQ, PART i of
  * PARTS n) and carries sample nests; a sample split over parts repeats its
@@ -12,7 +14,9 @@
  * reported through ops->lost, and the state is not trusted again until a
  * keyframe has rebuilt it.  An overrun is repaired at once: SUBSCRIBE
  * again (its snapshot is a keyframe) and look the family up again (the
- * overrun may have swallowed nlctrl's notification of a reload).  A sample counts as lost when a message that
+ * overrun may have swallowed nlctrl's notification of a reload).  For a
+ * stream of our own the kernel sends the overrun member a snapshot
+ * itself: only the lookup is ours.  A sample counts as lost when a message that
  * held a piece of it is missing; at a part boundary the pieces cannot
  * tell whether a sample continues, so the sample just before a missing
  * part, or the first just after it, counts too.  With one message per
