@@ -7,8 +7,10 @@
 # default).  Below the floor (`watch interval 0.1`, `top -b -d 0.1`,
 # `monitor interval 100ms`) the kernel refuses: exit 1, one `kstat: ...`
 # line with the kernel's extended ACK about the interval and what to do.
-# With the old CLI and module the frames came at the admin's 1000 ms and
-# nothing was refused.
+# Root shows and sets the limits (`kstat config set min-interval 500ms
+# max-streams 16 ...`, text and JSON), the floor moves with them, and a
+# user cannot set them.  With the old CLI and module the frames came at
+# the admin's 1000 ms and nothing was refused.
 # timeout: 180
 # leave-out: userspace-only
 source tests/lib.sh
@@ -55,3 +57,22 @@ for cmd in "watch cpu interval 0.1 count 1" "top -b -d 0.1 -n 1" \
 done
 # root is held to the 10 ms minimum only
 assert_ok timeout "$(t_scaled 30)" "$KSTAT" -j monitor interval 100ms count 2
+
+# The limits: root shows and sets them (text and JSON), the floor moves
+# with min-interval, and a user cannot change them.
+limits=$("$KSTAT" -j config show | jq -c .limits)
+t_log "limits: $limits"
+jq -e '.min_interval_ms == 250 and .max_streams > 0 and .max_members_user > 0 and
+	.max_members_net > 0' <<<"$limits" >/dev/null || t_fail "default limits: $limits"
+# shellcheck disable=SC2046  # the words of the restoring command
+t_cleanup "$KSTAT" config set $(jq -r '"min-interval \(.min_interval_ms) max-streams \(.max_streams) max-members-user \(.max_members_user) max-members-net \(.max_members_net)"' <<<"$limits")
+assert_ok "$KSTAT" config set min-interval 500ms max-streams 16 max-members-user 64 max-members-net 256
+assert_eq '{"min_interval_ms":500,"max_streams":16,"max_members_user":64,"max_members_net":256}' \
+	"$("$KSTAT" -j config show | jq -c .limits)" "limits after config set"
+assert_ok "$KSTAT" config show
+assert_match '^limits min_interval_ms 500 max_streams 16 max_members_user 64 max_members_net 256$' \
+	"$T_OUT" "the limits' line in text"
+assert_exit 1 nobody timeout "$(t_scaled 30)" "$KSTAT" watch cpu interval 0.25 count 1
+assert_match 'ask for a longer interval' "$T_ERR" "250 ms below a 500 ms floor"
+assert_exit 1 nobody "$KSTAT" config set min-interval 10ms
+assert_match 'CAP_NET_ADMIN' "$T_ERR" "a user setting the floor"
