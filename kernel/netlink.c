@@ -415,11 +415,10 @@ static int kst_nl_config_set_doit(struct sk_buff *skb,
 	u32 mask = 0;
 	int err;
 
-	if (!info->attrs[KSTAT_A_CONFIG] && !info->attrs[KSTAT_A_LIMITS]) {
-		NL_SET_ERR_MSG(info->extack,
-			       "give a config, limits, or both to set");
+	/* Neither: the missing attribute is the config, as it always was. */
+	if (!info->attrs[KSTAT_A_LIMITS] &&
+	    GENL_REQ_ATTR_CHECK(info, KSTAT_A_CONFIG))
 		return -EINVAL;
-	}
 	if (info->attrs[KSTAT_A_CONFIG]) {
 		err = kst_parse_config(info, &cfg, &mask);
 		if (err)

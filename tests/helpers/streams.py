@@ -12,9 +12,12 @@ usage:
         buffer, reads nothing for SLEEP seconds, then reads for 3 s; prints
         {"enobufs", "samples": [...]} as above
   streams.py subscribe SPEC          one SUBSCRIBE; prints "ERRNO EXTACK"
-  streams.py hold N SPEC READY       N sockets SUBSCRIBE; prints each's
-        "ERRNO EXTACK" line, creates READY, then waits for SIGTERM
-  streams.py cycles N SPEC           N times: a socket SUBSCRIBEs, closes
+  streams.py hold READY SPEC...      a socket per SPEC SUBSCRIBEs; prints
+        each's "ERRNO EXTACK" line, creates READY, waits for SIGTERM
+  streams.py cycles N SPEC...        N times: a socket SUBSCRIBEs with each
+        SPEC in turn (moving), then closes; prints the failures
+  streams.py storm N SPEC            N SUBSCRIBEs from one socket; prints
+        {"subscribes", "failed", "us_each"}
   streams.py unsubscribe [SPEC]      UNSUBSCRIBE (after SUBSCRIBE with SPEC,
         if given); prints "ERRNO EXTACK"
   streams.py stats                   STATS_GET's streams as JSON lines
@@ -278,9 +281,9 @@ def cmd_subscribe(args):
 
 
 def cmd_hold(args):
-    n, spec, ready = int(args[0]), args[1], args[2]
+    ready, specs = args[0], args[1:]
     socks = []
-    for _ in range(n):
+    for spec in specs:
         sk = sock(1 << 16)
         err, text = subscribe(sk, spec)
         print(err, text, flush=True)
@@ -292,14 +295,34 @@ def cmd_hold(args):
 
 
 def cmd_cycles(args):
-    n, spec = int(args[0]), args[1]
+    n, specs = int(args[0]), args[1:]
     bad = 0
     for _ in range(n):
         sk = sock(1 << 16)
-        err, _ = subscribe(sk, spec)
-        bad += err != 0
+        for spec in specs:	# the second and later move the member
+            err, _ = subscribe(sk, spec)
+            bad += err != 0
         sk.close()
     print(bad)
+
+
+def cmd_storm(args):
+    """N SUBSCRIBEs from one socket, each answered with a snapshot."""
+    n, spec = int(args[0]), args[1]
+    sk = sock(8 << 20)
+    subscribe(sk, spec)
+    t0 = time.monotonic_ns()
+    bad = 0
+    for i in range(n):
+        if spec == "default":
+            err = request(sk, "KSTAT_CMD_SUBSCRIBE", seq=i + 2,
+                          on_ntf=lambda b: None)[0]
+        else:
+            err = request(sk, "KSTAT_CMD_SUBSCRIBE", config_nest(spec),
+                          seq=i + 2, on_ntf=lambda b: None)[0]
+        bad += err != 0
+    us = (time.monotonic_ns() - t0) / n / 1000
+    print(json.dumps({"subscribes": n, "failed": bad, "us_each": round(us)}))
 
 
 def cmd_unsubscribe(args):
@@ -364,7 +387,7 @@ def cmd_limits(args):
 def main():
     cmds = {"watch": cmd_watch, "overrun": cmd_overrun,
             "subscribe": cmd_subscribe, "hold": cmd_hold,
-            "cycles": cmd_cycles, "unsubscribe": cmd_unsubscribe,
+            "cycles": cmd_cycles, "storm": cmd_storm, "unsubscribe": cmd_unsubscribe,
             "stats": cmd_stats, "limits": cmd_limits}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
         sys.exit(__doc__)
