@@ -92,3 +92,113 @@ int kst_config_fill(struct sk_buff *skb, int type,
 	nla_nest_end(skb, nest);
 	return 0;
 }
+
+bool kst_config_eq(const struct kst_config *a, const struct kst_config *b)
+{
+	return a->interval_ms == b->interval_ms && a->batch == b->batch &&
+	       a->keyframe == b->keyframe && a->sections == b->sections &&
+	       a->percpu == b->percpu;
+}
+
+/* ---- the limits on streams of a reader's own --------------------------- */
+
+const struct nla_policy kst_limits_policy[KSTAT_A_LIMITS_MAX + 1] = {
+	[KSTAT_A_LIMITS_MIN_INTERVAL_MS] = { .type = NLA_U32 },
+	[KSTAT_A_LIMITS_MAX_STREAMS]	= { .type = NLA_U32 },
+	[KSTAT_A_LIMITS_MAX_MEMBERS_USER] = { .type = NLA_U32 },
+	[KSTAT_A_LIMITS_MAX_MEMBERS_NET] = { .type = NLA_U32 },
+};
+
+/*
+ * The fields given replace those of @lim.  The floor of the floor is
+ * KSTAT_INTERVAL_MIN_MS, as for everyone (checked here to say so).
+ */
+int kst_limits_parse(struct nlattr **tb, struct kst_limits *lim,
+		     struct netlink_ext_ack *extack)
+{
+	struct nlattr *a = tb[KSTAT_A_LIMITS_MIN_INTERVAL_MS];
+	static const struct {
+		int type;
+		size_t offset;
+	} f[] = {
+		{ KSTAT_A_LIMITS_MIN_INTERVAL_MS,
+		  offsetof(struct kst_limits, min_interval_ms) },
+		{ KSTAT_A_LIMITS_MAX_STREAMS,
+		  offsetof(struct kst_limits, max_streams) },
+		{ KSTAT_A_LIMITS_MAX_MEMBERS_USER,
+		  offsetof(struct kst_limits, max_members_user) },
+		{ KSTAT_A_LIMITS_MAX_MEMBERS_NET,
+		  offsetof(struct kst_limits, max_members_net) },
+	};
+	unsigned int i;
+
+	if (a && (nla_get_u32(a) < KSTAT_INTERVAL_MIN_MS ||
+		  nla_get_u32(a) > KSTAT_INTERVAL_MAX_MS)) {
+		NL_SET_ERR_MSG_ATTR(extack, a,
+				    "min-interval-ms out of 10..3600000 ms");
+		return -EINVAL;
+	}
+	for (i = 0; i < ARRAY_SIZE(f); i++)
+		if (tb[f[i].type])
+			*(u32 *)((char *)lim + f[i].offset) =
+				nla_get_u32(tb[f[i].type]);
+	return 0;
+}
+
+size_t kst_limits_size(void)
+{
+	return nla_total_size(0) + 4 * nla_total_size(sizeof(u32));
+}
+
+int kst_limits_fill(struct sk_buff *skb, const struct kst_limits *lim)
+{
+	struct nlattr *nest = nla_nest_start(skb, KSTAT_A_LIMITS);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, KSTAT_A_LIMITS_MIN_INTERVAL_MS,
+			lim->min_interval_ms) ||
+	    nla_put_u32(skb, KSTAT_A_LIMITS_MAX_STREAMS, lim->max_streams) ||
+	    nla_put_u32(skb, KSTAT_A_LIMITS_MAX_MEMBERS_USER,
+			lim->max_members_user) ||
+	    nla_put_u32(skb, KSTAT_A_LIMITS_MAX_MEMBERS_NET,
+			lim->max_members_net)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/*
+ * An extack keeps a pointer to its message, not a copy, and 6.1 has no
+ * formatted extack: so each limit's message, with its value, is written
+ * here when the limits change, and lives as long as the module.
+ */
+#define KST_LIMITS_MSG_LEN	96
+static char kst_limits_msgs[KSTAT_A_LIMITS_MAX + 1][KST_LIMITS_MSG_LEN];
+
+void kst_limits_set_msgs(const struct kst_limits *lim)
+{
+	snprintf(kst_limits_msgs[KSTAT_A_LIMITS_MIN_INTERVAL_MS],
+		 KST_LIMITS_MSG_LEN,
+		 "interval below the %u ms floor for unprivileged readers (limits min-interval-ms)",
+		 lim->min_interval_ms);
+	snprintf(kst_limits_msgs[KSTAT_A_LIMITS_MAX_STREAMS],
+		 KST_LIMITS_MSG_LEN,
+		 "all %u streams are in use (limits max-streams)",
+		 lim->max_streams);
+	snprintf(kst_limits_msgs[KSTAT_A_LIMITS_MAX_MEMBERS_USER],
+		 KST_LIMITS_MSG_LEN,
+		 "this user has %u stream members already (limits max-members-user)",
+		 lim->max_members_user);
+	snprintf(kst_limits_msgs[KSTAT_A_LIMITS_MAX_MEMBERS_NET],
+		 KST_LIMITS_MSG_LEN,
+		 "this netns has %u stream members already (limits max-members-net)",
+		 lim->max_members_net);
+}
+
+const char *kst_limits_msg(int type)
+{
+	return kst_limits_msgs[type];
+}

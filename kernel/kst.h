@@ -8,6 +8,8 @@
  *               commands (from the section table) and request handlers;
  *   summary.c   the periodic summary producer, over the section table;
  *   sample.c    summary messages: parts, samples, items;
+ *   stream.c    the members of streams of a reader's own: who gets
+ *               which stream, the limits on how many, their unicast;
  *   deliver.c   where summaries go: namespaces, multicast, unicast;
  *   request.c   dump messages, for the sections' dump ops;
  *   config.c    the summary configuration: policy, parse, encoder;
@@ -84,11 +86,43 @@ struct kst_config {
 #define KST_CFG_PERCPU		BIT(4)
 
 extern const struct nla_policy kst_config_policy[KSTAT_A_CONFIG_MAX + 1];
+bool kst_config_eq(const struct kst_config *a, const struct kst_config *b);
 int kst_config_parse(struct nlattr **tb, struct kst_config *cfg, u32 *mask,
 		     struct netlink_ext_ack *extack);
 size_t kst_config_size(void);
 int kst_config_fill(struct sk_buff *skb, int type,
 		    const struct kst_config *cfg);
+
+/* What unprivileged readers may ask of streams of their own. */
+struct kst_limits {
+	u32 min_interval_ms;
+	u32 max_streams;
+	u32 max_members_user;
+	u32 max_members_net;
+};
+
+#define KST_LIMITS_MIN_INTERVAL_MS	250
+#define KST_LIMITS_MAX_STREAMS		16
+#define KST_LIMITS_MAX_MEMBERS_USER	64
+#define KST_LIMITS_MAX_MEMBERS_NET	256
+
+extern const struct nla_policy kst_limits_policy[KSTAT_A_LIMITS_MAX + 1];
+int kst_limits_parse(struct nlattr **tb, struct kst_limits *lim,
+		     struct netlink_ext_ack *extack);
+size_t kst_limits_size(void);
+int kst_limits_fill(struct sk_buff *skb, const struct kst_limits *lim);
+void kst_limits_set_msgs(const struct kst_limits *lim);
+const char *kst_limits_msg(int type);
+
+/*
+ * NL_SET_ERR_MSG() takes a literal; a limit's message is not one (it
+ * says the value).  The string must outlive the request: see config.c.
+ */
+static inline void kst_limits_err(struct netlink_ext_ack *extack, int type)
+{
+	if (extack)
+		extack->_msg = kst_limits_msg(type);
+}
 
 /* ---- sample.c: summary messages --------------------------------------- */
 
@@ -110,6 +144,7 @@ struct kst_builder {
 	struct nlattr *sample;		/* the open sample nest in skb */
 	u64 batch_seq;
 	u32 portid, seq;		/* of the requester, for a snapshot */
+	u32 stream;			/* KSTAT_A_SUMMARY_STREAM, 0: none */
 	bool snapshot;
 	size_t sample_bytes;
 };
@@ -127,7 +162,7 @@ struct kst_writer {
 typedef int (*kst_item_fn)(struct sk_buff *skb, const struct kst_writer *w,
 			   const void *obj, unsigned int idx);
 
-void kst_builder_init(struct kst_builder *b);
+void kst_builder_init(struct kst_builder *b, u32 stream);
 void kst_builder_purge(struct kst_builder *b);
 void kst_builder_finish(struct kst_builder *b);
 int kst_sample_begin(struct kst_writer *w);
@@ -310,6 +345,39 @@ int kst_arch_fill(struct sk_buff *skb, int type,
 		  const struct kst_arch_counter *c, u64 count, bool with_desc,
 		  const struct kst_sel *sel);
 
+/* ---- stream.c: members of streams of a reader's own ------------------ */
+
+struct kst_members {
+	struct list_head list;
+	unsigned int count;
+	bool closed;			/* empty for good: its stream is freed */
+	/* called under a spinlock when the last member leaves */
+	void (*emptied)(struct kst_members *set);
+};
+
+/* What a kst_members_send() did, added to the caller's figures. */
+struct kst_members_sent {
+	u64 bytes;
+	u64 resyncs;
+	u64 failures;
+};
+
+int kst_members_init_module(void);
+void kst_members_exit_module(void);
+void kst_members_init(struct kst_members *set,
+		      void (*emptied)(struct kst_members *set));
+int kst_members_add(struct kst_members *set, struct net *net, u32 portid,
+		    kuid_t uid, const struct kst_limits *lim,
+		    struct netlink_ext_ack *extack);
+int kst_members_remove(struct net *net, u32 portid);
+unsigned int kst_members_nr(const struct kst_members *set);
+bool kst_members_need_resync(struct kst_members *set);
+bool kst_members_close(struct kst_members *set);
+void kst_members_purge(struct kst_members *set);
+void kst_members_send(struct kst_members *set, struct sk_buff_head *parts,
+		      struct sk_buff_head *snap, const struct net *skip,
+		      u32 skip_portid, struct kst_members_sent *sent);
+
 /* ---- deliver.c: where summaries go ------------------------------------ */
 
 enum kst_mcgrp {
@@ -349,10 +417,37 @@ struct kst_summary_stats {
 	bool listening;
 };
 
-void kst_summary_init(void);
+/* One stream's figures, for STATS_GET. */
+struct kst_stream_stats {
+	u32 id;
+	struct kst_config cfg;
+	u32 members;
+	u64 samples;
+	u64 bytes;
+	u64 resyncs;
+};
+
+/* A SUBSCRIBE: who sends it, and for a stream of its own, which. */
+struct kst_sub {
+	struct net *net;
+	u32 portid, seq;
+	kuid_t uid;
+	bool priv;		/* CAP_NET_ADMIN: no limits but the floor */
+	bool own;		/* with KSTAT_A_CONFIG: cfg and mask */
+	struct kst_config cfg;
+	u32 mask;		/* KST_CFG_* given; the others the default's */
+};
+
+int kst_summary_init(void);
 void kst_summary_exit(void);
-int kst_summary_subscribe(struct net *net, u32 portid, u32 seq,
+int kst_summary_subscribe(const struct kst_sub *sub,
 			  struct netlink_ext_ack *extack);
+int kst_summary_unsubscribe(struct net *net, u32 portid,
+			    struct netlink_ext_ack *extack);
+void kst_summary_get_limits(struct kst_limits *lim);
+int kst_summary_set_limits(struct nlattr **tb,
+			   struct netlink_ext_ack *extack);
+int kst_summary_get_streams(struct kst_stream_stats **v, unsigned int *n);
 void kst_summary_get_config(struct kst_config *cfg);
 void kst_summary_update_config(const struct kst_config *val, u32 mask);
 void kst_summary_get_stats(struct kst_summary_stats *st);

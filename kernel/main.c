@@ -14,8 +14,14 @@
 
 static int __init kst_init(void)
 {
-	kst_summary_init();
-	return kst_netlink_init();
+	int err = kst_summary_init();
+
+	if (err)
+		return err;
+	err = kst_netlink_init();
+	if (err)
+		kst_summary_exit();
+	return err;
 }
 
 /* Stop the summary producer first: nothing may be sent after unregister. */

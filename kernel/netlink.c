@@ -16,6 +16,7 @@
 #include <linux/cpumask.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
+#include <net/sock.h>
 
 #include "kst.h"
 #include "compat.h"
@@ -28,32 +29,48 @@ static struct genl_family kst_family;
  * The family's own; each section's GET policy is in its file, beside its ops.
  */
 
-static const struct nla_policy kst_config_set_policy[KSTAT_A_CONFIG + 1] = {
+static const struct nla_policy kst_config_set_policy[KSTAT_A_LIMITS + 1] = {
+	[KSTAT_A_CONFIG]	= NLA_POLICY_NESTED(kst_config_policy),
+	[KSTAT_A_LIMITS]	= NLA_POLICY_NESTED(kst_limits_policy),
+};
+
+static const struct nla_policy kst_subscribe_policy[KSTAT_A_CONFIG + 1] = {
 	[KSTAT_A_CONFIG]	= NLA_POLICY_NESTED(kst_config_policy),
 };
 
 /* ---- the summary's config and stats, as GET ops ---------------------------- */
 
+struct kst_config_reply {
+	struct kst_config cfg;
+	struct kst_limits lim;
+};
+
 static int kst_config_get_prepare(void *data, struct nlattr **tb,
 				  const struct kst_sel *sel,
 				  struct netlink_ext_ack *extack)
 {
-	kst_summary_get_config(data);
+	struct kst_config_reply *r = data;
+
+	kst_summary_get_config(&r->cfg);
+	kst_summary_get_limits(&r->lim);
 	return 0;
 }
 
 static size_t kst_config_get_reply_size(const void *data)
 {
-	return kst_config_size();
+	return kst_config_size() + kst_limits_size();
 }
 
 static int kst_config_get_fill(struct sk_buff *skb, const void *data)
 {
-	return kst_config_fill(skb, KSTAT_A_CONFIG, data);
+	const struct kst_config_reply *r = data;
+
+	return kst_config_fill(skb, KSTAT_A_CONFIG, &r->cfg) ?:
+	       kst_limits_fill(skb, &r->lim);
 }
 
 static const struct kst_get_ops kst_config_get_ops = {
-	.data_size	= sizeof(struct kst_config),
+	.data_size	= sizeof(struct kst_config_reply),
 	.prepare	= kst_config_get_prepare,
 	.reply_size	= kst_config_get_reply_size,
 	.fill		= kst_config_get_fill,
@@ -116,29 +133,83 @@ cancel:
 	return -EMSGSIZE;
 }
 
+/* STATS_GET: the producer's telemetry, then a nest per stream. */
+struct kst_stats_reply {
+	struct kst_summary_stats st;
+	struct kst_stream_stats *streams;
+	unsigned int nr_streams;
+};
+
+static size_t kst_stream_size(void)
+{
+	return nla_total_size(0) + 2 * nla_total_size(sizeof(u32)) +
+	       kst_config_size() + 3 * nla_total_size_64bit(sizeof(u64));
+}
+
+static int kst_stream_fill(struct sk_buff *skb,
+			   const struct kst_stream_stats *st)
+{
+	struct nlattr *nest = nla_nest_start(skb, KSTAT_A_STREAM);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, KSTAT_A_STREAM_ID, st->id) ||
+	    kst_config_fill(skb, KSTAT_A_STREAM_CONFIG, &st->cfg) ||
+	    nla_put_u32(skb, KSTAT_A_STREAM_MEMBERS, st->members) ||
+	    nla_put_u64_64bit(skb, KSTAT_A_STREAM_SAMPLES, st->samples,
+			      KSTAT_A_STREAM_PAD) ||
+	    nla_put_u64_64bit(skb, KSTAT_A_STREAM_BYTES, st->bytes,
+			      KSTAT_A_STREAM_PAD) ||
+	    nla_put_u64_64bit(skb, KSTAT_A_STREAM_RESYNCS, st->resyncs,
+			      KSTAT_A_STREAM_PAD)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
 static int kst_stats_get_prepare(void *data, struct nlattr **tb,
 				 const struct kst_sel *sel,
 				 struct netlink_ext_ack *extack)
 {
-	kst_summary_get_stats(data);
-	return 0;
+	struct kst_stats_reply *r = data;
+
+	kst_summary_get_stats(&r->st);
+	return kst_summary_get_streams(&r->streams, &r->nr_streams);
 }
 
 static size_t kst_stats_get_reply_size(const void *data)
 {
-	return kst_stats_size();
+	const struct kst_stats_reply *r = data;
+
+	return kst_stats_size() + r->nr_streams * kst_stream_size();
 }
 
 static int kst_stats_get_fill(struct sk_buff *skb, const void *data)
 {
-	return kst_stats_fill(skb, data);
+	const struct kst_stats_reply *r = data;
+	unsigned int i;
+	int err = kst_stats_fill(skb, &r->st);
+
+	for (i = 0; !err && i < r->nr_streams; i++)
+		err = kst_stream_fill(skb, &r->streams[i]);
+	return err;
+}
+
+static void kst_stats_get_cleanup(void *data)
+{
+	struct kst_stats_reply *r = data;
+
+	kfree(r->streams);
 }
 
 static const struct kst_get_ops kst_stats_get_ops = {
-	.data_size	= sizeof(struct kst_summary_stats),
+	.data_size	= sizeof(struct kst_stats_reply),
 	.prepare	= kst_stats_get_prepare,
 	.reply_size	= kst_stats_get_reply_size,
 	.fill		= kst_stats_get_fill,
+	.cleanup	= kst_stats_get_cleanup,
 };
 
 /* ---- generic GET handlers ------------------------------------------------- */
@@ -323,48 +394,92 @@ static int kst_nl_get_done(struct netlink_callback *cb)
 
 /* ---- commands that change state ---------------------------------------------- */
 
-static int kst_nl_config_set_doit(struct sk_buff *skb,
-				  struct genl_info *info)
+/* KSTAT_A_CONFIG of a request: the fields given, in @mask. */
+static int kst_parse_config(struct genl_info *info, struct kst_config *cfg,
+			    u32 *mask)
 {
 	struct nlattr *tb[KSTAT_A_CONFIG_MAX + 1];
-	struct kst_config cfg = { };
-	u32 mask;
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, KSTAT_A_CONFIG))
-		return -EINVAL;
 	err = nla_parse_nested(tb, KSTAT_A_CONFIG_MAX,
 			       info->attrs[KSTAT_A_CONFIG],
 			       kst_config_policy, info->extack);
-	if (err)
-		return err;
-	err = kst_config_parse(tb, &cfg, &mask, info->extack);
-	if (err)
-		return err;
+	return err ?: kst_config_parse(tb, cfg, mask, info->extack);
+}
+
+static int kst_nl_config_set_doit(struct sk_buff *skb,
+				  struct genl_info *info)
+{
+	struct nlattr *ltb[KSTAT_A_LIMITS_MAX + 1];
+	struct kst_config cfg = { };
+	u32 mask = 0;
+	int err;
+
+	/* Neither: the missing attribute is the config, as it always was. */
+	if (!info->attrs[KSTAT_A_LIMITS] &&
+	    GENL_REQ_ATTR_CHECK(info, KSTAT_A_CONFIG))
+		return -EINVAL;
+	if (info->attrs[KSTAT_A_CONFIG]) {
+		err = kst_parse_config(info, &cfg, &mask);
+		if (err)
+			return err;
+	}
+	if (info->attrs[KSTAT_A_LIMITS]) {
+		err = nla_parse_nested(ltb, KSTAT_A_LIMITS_MAX,
+				       info->attrs[KSTAT_A_LIMITS],
+				       kst_limits_policy, info->extack);
+		err = err ?: kst_summary_set_limits(ltb, info->extack);
+		if (err)
+			return err;
+	}
 	/* Fields left out keep their value, whoever else writes. */
-	kst_summary_update_config(&cfg, mask);
+	if (info->attrs[KSTAT_A_CONFIG])
+		kst_summary_update_config(&cfg, mask);
 	return 0;
 }
 
 /*
- * Not privileged: the producer is shared, its rate is what CONFIG_SET
- * (CAP_NET_ADMIN) allows, and it stops once the group is empty.  The
- * namespaces summaries go to are bounded (KSTAT_NETNS_MAX): a slot for
- * the sender's is taken first, so that one over the bound changes nothing.
+ * Not privileged: the default stream is shared, its rate is what
+ * CONFIG_SET (CAP_NET_ADMIN) allows, and it stops once the group is
+ * empty; a stream of one's own is held to the limits unless the sender
+ * has CAP_NET_ADMIN in the initial user namespace, as CONFIG_SET needs.
+ * The namespaces the default stream is multicast to are bounded
+ * (KSTAT_NETNS_MAX): a slot for the sender's is taken first, so that one
+ * over the bound changes nothing.  Own streams are unicast: no slot.
  */
 static int kst_nl_subscribe_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct net *net = genl_info_net(info);
+	struct kst_sub sub = {
+		.net = genl_info_net(info),
+		.portid = info->snd_portid,
+		.seq = info->snd_seq,
+		.own = !!info->attrs[KSTAT_A_CONFIG],
+	};
 	int slot, err;
 
-	slot = kst_deliver_net_admit(net, info->extack);
+	if (sub.own) {
+		err = kst_parse_config(info, &sub.cfg, &sub.mask);
+		if (err)
+			return err;
+		sub.priv = netlink_capable(skb, CAP_NET_ADMIN);
+		sub.uid = sock_i_uid(NETLINK_CB(skb).sk);
+		return kst_summary_subscribe(&sub, info->extack);
+	}
+	slot = kst_deliver_net_admit(sub.net, info->extack);
 	if (slot < 0)
 		return slot;
-	err = kst_summary_subscribe(net, info->snd_portid, info->snd_seq,
-				    info->extack);
+	err = kst_summary_subscribe(&sub, info->extack);
 	if (slot)
-		kst_deliver_net_release(net);
+		kst_deliver_net_release(sub.net);
 	return err;
+}
+
+static int kst_nl_unsubscribe_doit(struct sk_buff *skb,
+				   struct genl_info *info)
+{
+	return kst_summary_unsubscribe(genl_info_net(info), info->snd_portid,
+				       info->extack);
+}
 }
 
 /* ---- the family ---------------------------------------------------------- */
@@ -389,6 +504,12 @@ static const struct genl_ops kst_family_ops[] = {
 	{
 		.cmd		= KSTAT_CMD_SUBSCRIBE,
 		.doit		= kst_nl_subscribe_doit,
+		.policy		= kst_subscribe_policy,
+		.maxattr	= ARRAY_SIZE(kst_subscribe_policy) - 1,
+	},
+	{
+		.cmd		= KSTAT_CMD_UNSUBSCRIBE,
+		.doit		= kst_nl_unsubscribe_doit,
 	},
 };
 

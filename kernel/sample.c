@@ -19,9 +19,10 @@
 #define KST_PART_SIZE \
 	(SKB_WITH_OVERHEAD(16 * 1024) - NLMSG_HDRLEN - GENL_HDRLEN)
 
-void kst_builder_init(struct kst_builder *b)
+void kst_builder_init(struct kst_builder *b, u32 stream)
 {
 	memset(b, 0, sizeof(*b));
+	b->stream = stream;
 	__skb_queue_head_init(&b->parts);
 }
 
@@ -43,7 +44,9 @@ static int kst_part_new(struct kst_builder *b)
 			      KSTAT_A_PAD) ||
 	    nla_put_u32(b->skb, KSTAT_A_PART, skb_queue_len(&b->parts)) ||
 	    nla_put_u32(b->skb, KSTAT_A_PARTS, 0) ||
-	    (b->snapshot && nla_put_flag(b->skb, KSTAT_A_SNAPSHOT))) {
+	    (b->snapshot && nla_put_flag(b->skb, KSTAT_A_SNAPSHOT)) ||
+	    (b->stream &&
+	     nla_put_u32(b->skb, KSTAT_A_SUMMARY_STREAM, b->stream))) {
 		kfree_skb(b->skb);
 		b->skb = NULL;
 		return -EMSGSIZE;

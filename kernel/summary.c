@@ -20,12 +20,24 @@
  * how it keys and extends its counts, is its own business (cpu.c,
  * softirq.c, irq.c, arch.c).
  *
+ * Streams.  The default stream (id 0) has the configuration CONFIG_SET
+ * changes and is multicast to the "summary" group, as it always was.  A
+ * reader may instead SUBSCRIBE with a configuration of its own: readers
+ * asking the same one share a stream, whose config never changes, and
+ * whose messages are unicast to its members (stream.c), clones of the
+ * same skbs, each carrying KSTAT_A_SUMMARY_STREAM.  Each stream has its
+ * own producer (frames, sequence numbers, keyframes) and work item; a
+ * stream whose last member leaves is kicked, stops and is freed at once.
+ * Why unicast: a multicast group cannot say who is in it, so the kernel
+ * could neither resync one reader nor count members for the limits.
+ *
  * Locks, always taken in this order:
- *   kst_prod_lock  the producer and its frames;
+ *   kst_prod_lock  the streams, their producers and frames;
  *   kst_send_lock  taken before kst_prod_lock is dropped, so messages
  *                  leave in the order their frames were taken, while
  *                  the producer's lock is free for the next request;
- *   kst_ctl_lock   configuration and telemetry, held only for copies,
+ *   kst_ctl_lock   configuration, limits, telemetry and the list of
+ *                  streams (changed under both), held only for copies,
  *                  so CONFIG_GET and STATS_GET never wait for a sample.
  * Nothing here runs with preemption disabled: on PREEMPT_RT,
  * netlink_broadcast() and skb_clone() may sleep.
@@ -90,8 +102,30 @@ struct kst_producer {
 	unsigned int batches;		/* batches since the last keyframe */
 	unsigned int in_batch;		/* samples in the open batch */
 	struct kst_builder batch;
+	/*
+	 * The last committed sample, whole, as sent to nobody (portid 0):
+	 * built at the first SUBSCRIBE or resync that needs it, dropped when
+	 * *last changes.  Each requester gets clones (or copies patched with
+	 * its portid and seq), so a storm of SUBSCRIBEs builds it once.
+	 */
+	struct sk_buff_head snap;
 	struct kst_frame frames[2];
 	struct kst_frame *cur, *last;
+};
+
+/* One stream of summaries: the default one, or a reader's own. */
+struct kst_stream {
+	u32 id;				/* 0: the default stream */
+	bool own;			/* a reader's own: unicast to members */
+	struct list_head node;		/* in kst_streams, the default first */
+	struct kst_config cfg;		/* own streams: fixed at creation */
+	struct kst_producer *prod;	/* NULL while idle */
+	struct delayed_work work;
+	struct kst_members members;	/* own streams */
+	u64 next_seq;			/* never reused while it lives */
+	u32 generation;
+	/* under kst_ctl_lock */
+	u64 samples, bytes, resyncs;
 };
 
 /* What one tick or request did, for the telemetry. */
@@ -100,26 +134,40 @@ struct kst_tick {
 	size_t bytes;
 	u64 start_ns;
 	unsigned int sent, undelivered;
+	u64 bytes_sent, resyncs;
 };
 
 static DEFINE_MUTEX(kst_prod_lock);
 static DEFINE_MUTEX(kst_send_lock);
 static DEFINE_MUTEX(kst_ctl_lock);
 
-/* Under kst_prod_lock. */
-static struct kst_producer *kst_prod;
-static u64 kst_next_seq;		/* never reused while loaded */
-static u32 kst_generation;
+static void kst_summary_work(struct work_struct *work);
+
+/* Under kst_prod_lock (and kst_ctl_lock to change the list). */
+static struct kst_stream kst_default;
+static LIST_HEAD(kst_streams);
+static unsigned int kst_nr_own;		/* streams besides the default */
+static u32 kst_next_id = 1;
 
 /* Under kst_ctl_lock. */
 static struct kst_config kst_cfg;
 static u64 kst_cfg_gen;			/* bumped by every CONFIG_SET */
-static struct kst_summary_stats kst_stats;
+static struct kst_limits kst_limits;
+static struct kst_summary_stats kst_stats;	/* the default stream's */
 
 static bool kst_shutdown;		/* set once, by kst_summary_exit() */
 
-static void kst_summary_work(struct work_struct *work);
-static DECLARE_DELAYED_WORK(kst_work, kst_summary_work);
+/*
+ * Own streams' work runs here, unbound like the default's (which stays
+ * on system_unbound_wq): destroy_workqueue() at unload waits for a work
+ * that has just freed its own stream.
+ */
+static struct workqueue_struct *kst_wq;
+
+static struct workqueue_struct *kst_stream_wq(const struct kst_stream *s)
+{
+	return s->own ? kst_wq : system_unbound_wq;
+}
 
 /* ---- frames ----------------------------------------------------------- */
 
@@ -157,20 +205,22 @@ static int kst_frame_alloc(struct kst_frame *f)
 static void kst_producer_free(struct kst_producer *p)
 {
 	kst_builder_purge(&p->batch);
+	__skb_queue_purge(&p->snap);
 	/* Sections out of the config have no committed state (untrack). */
 	kst_frame_free(p->last, p->primed ? p->tracked : 0);
 	kst_frame_free(p->cur, 0);
 	kfree(p);
 }
 
-static struct kst_producer *kst_producer_alloc(void)
+static struct kst_producer *kst_producer_alloc(u32 stream)
 {
 	struct kst_producer *p;
 
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return NULL;
-	kst_builder_init(&p->batch);
+	kst_builder_init(&p->batch, stream);
+	__skb_queue_head_init(&p->snap);
 	p->cur = &p->frames[0];
 	p->last = &p->frames[1];
 	if (kst_frame_alloc(&p->frames[0]) || kst_frame_alloc(&p->frames[1])) {
@@ -226,6 +276,8 @@ static void kst_untrack(struct kst_producer *p, u32 sections)
 	unsigned int i;
 
 	p->tracked &= sections;
+	if (drop)
+		__skb_queue_purge(&p->snap);
 	for (i = 0; i < kst_nr_sections; i++) {
 		s = kst_sections[i];
 		if (!kst_wanted(s, drop))
@@ -277,6 +329,7 @@ static void kst_commit(struct kst_producer *p, u32 sections)
 			kst_sections[i]->commit(p->cur->state[i],
 						kst_last_state(p, i));
 	swap(p->cur, p->last);
+	__skb_queue_purge(&p->snap);	/* of the frame before */
 	p->primed = true;
 	p->tracked = sections;
 	p->base_ns = ktime_get_ns();
@@ -306,8 +359,15 @@ static int kst_write_sample(struct kst_builder *b,
 
 /* ---- taking a sample -------------------------------------------------------- */
 
-static void kst_ctl_read(struct kst_config *cfg, u64 *gen)
+/* The config of @s's next sample, and its generation (announced). */
+static void kst_stream_cfg(const struct kst_stream *s, struct kst_config *cfg,
+			   u64 *gen)
 {
+	if (s->own) {
+		*cfg = s->cfg;
+		*gen = 0;
+		return;
+	}
 	mutex_lock(&kst_ctl_lock);
 	*cfg = kst_cfg;
 	*gen = kst_cfg_gen;
@@ -357,7 +417,7 @@ static void kst_age_base(struct kst_producer *p)
  * Take one sample into the open batch; when the batch is full, move its
  * parts to @out, to be multicast once kst_prod_lock is dropped.
  */
-static void kst_sample_take(struct kst_producer *p,
+static void kst_sample_take(struct kst_stream *s, struct kst_producer *p,
 			    struct sk_buff_head *out, struct kst_tick *t)
 {
 	struct kst_sample_head h = { };
@@ -366,12 +426,12 @@ static void kst_sample_take(struct kst_producer *p,
 	u64 cfg_gen;
 	int err;
 
-	kst_ctl_read(&cfg, &cfg_gen);
+	kst_stream_cfg(s, &cfg, &cfg_gen);
 	/* The next attempt is one interval away, whatever this one does. */
 	p->interval_ms = cfg.interval_ms;
 	if (!p->in_batch)
-		p->batch.batch_seq = kst_next_seq;
-	p->cur->seq = kst_next_seq++;
+		p->batch.batch_seq = s->next_seq;
+	p->cur->seq = s->next_seq++;
 	p->cur->ts = ktime_get_boottime_ns();
 	kst_age_base(p);
 	h.key = !p->primed || p->need_key ||
@@ -387,7 +447,7 @@ static void kst_sample_take(struct kst_producer *p,
 		t->failed = true;
 		return;
 	}
-	p->cur->generation = kst_generation + new_gen;
+	p->cur->generation = s->generation + new_gen;
 	h.key |= new_gen;
 	h.seq = p->cur->seq;
 	h.ts = p->cur->ts;
@@ -400,7 +460,7 @@ static void kst_sample_take(struct kst_producer *p,
 	 * KSTAT_HORIZON_MS).
 	 */
 	kst_commit(p, cfg.sections);
-	kst_generation = p->last->generation;
+	s->generation = p->last->generation;
 	p->cfg = cfg;
 	p->cfg_gen = cfg_gen;
 	if (err) {
@@ -420,7 +480,7 @@ static void kst_sample_take(struct kst_producer *p,
 }
 
 /* The last committed sample as a keyframe, for one requester. */
-static int kst_snapshot_build(struct kst_producer *p, u32 portid, u32 seq,
+static int kst_snapshot_build(struct kst_producer *p, u32 stream,
 			      struct sk_buff_head *out)
 {
 	const struct kst_frame *f = p->last;
@@ -431,10 +491,8 @@ static int kst_snapshot_build(struct kst_producer *p, u32 portid, u32 seq,
 	struct kst_builder b;
 	int err;
 
-	kst_builder_init(&b);
+	kst_builder_init(&b, stream);
 	b.batch_seq = f->seq;
-	b.portid = portid;
-	b.seq = seq;
 	b.snapshot = true;
 	err = kst_write_sample(&b, &h, f, f);
 	if (err) {
@@ -443,6 +501,61 @@ static int kst_snapshot_build(struct kst_producer *p, u32 portid, u32 seq,
 	}
 	kst_builder_finish(&b);
 	skb_queue_splice_tail_init(&b.parts, out);
+	return 0;
+}
+
+/*
+ * Under kst_prod_lock: clones of the last committed sample, whole, built
+ * once per committed sample however many ask (see kst_producer.snap).
+ * -ENODATA when there is no committed sample.
+ */
+static int kst_snap_get(struct kst_stream *s, struct sk_buff_head *out)
+{
+	struct kst_producer *p = s->prod;
+	struct sk_buff *skb, *clone;
+	int err;
+
+	if (!p || !p->primed)
+		return -ENODATA;
+	if (skb_queue_empty(&p->snap)) {
+		err = kst_snapshot_build(p, s->id, &p->snap);
+		if (err)
+			return err;
+	}
+	skb_queue_walk(&p->snap, skb) {
+		clone = skb_clone(skb, GFP_KERNEL);
+		if (!clone) {
+			__skb_queue_purge(out);
+			return -ENOMEM;
+		}
+		__skb_queue_tail(out, clone);
+	}
+	return 0;
+}
+
+/*
+ * The snapshot as the answer to one request: copies, each message's
+ * header carrying the requester's portid and seq, as a reply would.
+ */
+static int kst_snap_reply(struct sk_buff_head *snap, u32 portid, u32 seq)
+{
+	struct sk_buff_head copies;
+	struct sk_buff *skb, *copy;
+
+	__skb_queue_head_init(&copies);
+	while ((skb = __skb_dequeue(snap))) {
+		copy = skb_copy(skb, GFP_KERNEL);
+		consume_skb(skb);
+		if (!copy) {
+			__skb_queue_purge(snap);
+			__skb_queue_purge(&copies);
+			return -ENOMEM;
+		}
+		nlmsg_hdr(copy)->nlmsg_pid = portid;
+		nlmsg_hdr(copy)->nlmsg_seq = seq;
+		__skb_queue_tail(&copies, copy);
+	}
+	skb_queue_splice_tail_init(&copies, snap);
 	return 0;
 }
 
@@ -459,6 +572,7 @@ static void kst_send_batch_except(struct sk_buff_head *parts,
 	struct sk_buff *skb;
 
 	while ((skb = __skb_dequeue(parts))) {
+		t->bytes_sent += skb->len;
 		/* ENOBUFS: some listener's receive queue was full. */
 		if (kst_deliver_multicast_except(skb, skip, portid))
 			t->undelivered++;
@@ -466,16 +580,37 @@ static void kst_send_batch_except(struct sk_buff_head *parts,
 	}
 }
 
-static void kst_send_batch(struct sk_buff_head *parts, struct kst_tick *t)
+/*
+ * Under kst_send_lock: @parts to @s's readers but the socket (@skip,
+ * @portid); for an own stream, @snap to its members that missed a
+ * message.  Consumes both.
+ */
+static void kst_send(struct kst_stream *s, struct sk_buff_head *parts,
+		     struct sk_buff_head *snap, struct net *skip, u32 portid,
+		     struct kst_tick *t)
 {
-	kst_send_batch_except(parts, t, NULL, 0);
+	struct kst_members_sent sent = { };
+
+	if (!s->own) {
+		kst_send_batch_except(parts, t, skip, portid);
+		return;
+	}
+	kst_members_send(&s->members, parts,
+			 skb_queue_empty(snap) ? NULL : snap, skip, portid,
+			 &sent);
+	t->sent += skb_queue_len(parts);
+	t->undelivered += sent.failures;
+	t->bytes_sent += sent.bytes;
+	t->resyncs += sent.resyncs;
+	__skb_queue_purge(parts);
+	__skb_queue_purge(snap);
 }
 
-static void kst_account(const struct kst_tick *t)
+/* The default stream's figures are the producer's telemetry too. */
+static void kst_account_default(const struct kst_tick *t)
 {
 	u64 ns = ktime_get_ns() - t->start_ns;
 
-	mutex_lock(&kst_ctl_lock);
 	kst_stats.messages += t->sent;
 	kst_stats.delivery_failures += t->undelivered;
 	if (t->sent)
@@ -493,33 +628,48 @@ static void kst_account(const struct kst_tick *t)
 		kst_stats.build_ns_max = max(kst_stats.build_ns_max, ns);
 		kst_stats.build_ns_total += ns;
 	}
-	kst_stats.generation = kst_generation;
+	kst_stats.generation = kst_default.generation;
+}
+
+/* While @s cannot be freed: its work, or under kst_send_lock. */
+static void kst_account(struct kst_stream *s, const struct kst_tick *t)
+{
+	mutex_lock(&kst_ctl_lock);
+	if (t->sampled && !t->failed)
+		s->samples++;
+	s->bytes += t->bytes_sent;
+	s->resyncs += t->resyncs;
+	if (!s->own)
+		kst_account_default(t);
 	mutex_unlock(&kst_ctl_lock);
 }
 
 /* ---- the work item and its control ------------------------------------------ */
 
-static void kst_set_running(bool running)
+static void kst_set_running(struct kst_stream *s, bool running)
 {
+	if (s->own)
+		return;
 	mutex_lock(&kst_ctl_lock);
 	kst_stats.running = running;
 	mutex_unlock(&kst_ctl_lock);
 }
 
 /* Under kst_prod_lock. */
-static void kst_producer_stop(void)
+static void kst_producer_stop(struct kst_stream *s)
 {
-	if (!kst_prod)
+	if (!s->prod)
 		return;
-	kst_producer_free(kst_prod);
-	kst_prod = NULL;
-	kst_set_running(false);
+	kst_producer_free(s->prod);
+	s->prod = NULL;
+	kst_set_running(s, false);
 	/* Nobody listens: the next start subscribes namespaces afresh. */
-	kst_deliver_nets_clear();
+	if (s == &kst_default)
+		kst_deliver_nets_clear();
 }
 
 /* Under kst_prod_lock: the next tick, on the interval's grid. */
-static void kst_schedule_next(struct kst_producer *p)
+static void kst_schedule_next(struct kst_stream *s, struct kst_producer *p)
 {
 	long delay;
 
@@ -529,41 +679,125 @@ static void kst_schedule_next(struct kst_producer *p)
 		p->next_tick = jiffies;
 		delay = 0;
 	}
-	mod_delayed_work(system_unbound_wq, &kst_work, delay);
+	mod_delayed_work(kst_stream_wq(s), &s->work, delay);
 }
 
 /* Under kst_prod_lock: a sample now, and the next one scheduled. */
-static void kst_tick(struct kst_producer *p, struct sk_buff_head *out,
+static void kst_tick(struct kst_stream *s, struct sk_buff_head *out,
 		     struct kst_tick *t)
 {
 	t->sampled = true;
-	kst_sample_take(p, out, t);
-	kst_schedule_next(p);
+	kst_sample_take(s, s->prod, out, t);
+	kst_schedule_next(s, s->prod);
+}
+
+/* ---- streams of a reader's own ---------------------------------------------- */
+
+/* Under kst_mem_lock (stream.c): the last member left; stop at once. */
+static void kst_stream_emptied(struct kst_members *set)
+{
+	struct kst_stream *s = container_of(set, struct kst_stream, members);
+
+	mod_delayed_work(kst_wq, &s->work, 0);
+}
+
+/* Under kst_prod_lock: the own stream of @cfg, or NULL. */
+static struct kst_stream *kst_stream_find(const struct kst_config *cfg)
+{
+	struct kst_stream *s;
+
+	list_for_each_entry(s, &kst_streams, node)
+		if (s->own && kst_config_eq(&s->cfg, cfg))
+			return s;
+	return NULL;
+}
+
+/* Under kst_prod_lock: a new own stream, idle and without members. */
+static struct kst_stream *kst_stream_new(const struct kst_config *cfg)
+{
+	struct kst_stream *s = kzalloc(sizeof(*s), GFP_KERNEL);
+
+	if (!s)
+		return NULL;
+	s->own = true;
+	s->cfg = *cfg;
+	INIT_DELAYED_WORK(&s->work, kst_summary_work);
+	kst_members_init(&s->members, kst_stream_emptied);
+	s->id = kst_next_id++;
+	if (!kst_next_id)	/* 0 is the default's */
+		kst_next_id = 1;
+	mutex_lock(&kst_ctl_lock);
+	list_add_tail(&s->node, &kst_streams);
+	mutex_unlock(&kst_ctl_lock);
+	kst_nr_own++;
+	return s;
+}
+
+/*
+ * Under kst_prod_lock, @s closed or never joined: unlisted, stopped and
+ * freed.  Its work may be running (this is it, or a kick it just got),
+ * but it can no longer be queued once its members are closed.  A
+ * SUBSCRIBE may still be sending to it: kst_send_lock waits for that.
+ */
+static void kst_stream_free(struct kst_stream *s)
+{
+	mutex_lock(&kst_ctl_lock);
+	list_del(&s->node);
+	mutex_unlock(&kst_ctl_lock);
+	kst_nr_own--;
+	kst_producer_stop(s);
+	cancel_delayed_work(&s->work);
+	mutex_lock(&kst_send_lock);
+	mutex_unlock(&kst_send_lock);
+	kfree(s);
+}
+
+/*
+ * Under kst_prod_lock: has @s nobody to send to?  Then the default one
+ * stops (and starts again at the next SUBSCRIBE), an own one is freed.
+ */
+static bool kst_stream_idle(struct kst_stream *s)
+{
+	if (READ_ONCE(kst_shutdown)) {
+		kst_producer_stop(s);
+		return true;
+	}
+	if (!s->own) {
+		if (kst_deliver_has_listeners())
+			return false;
+		kst_producer_stop(s);
+		return true;
+	}
+	if (!kst_members_close(&s->members))
+		return false;
+	kst_stream_free(s);
+	return true;
 }
 
 static void kst_summary_work(struct work_struct *work)
 {
+	struct kst_stream *s = container_of(to_delayed_work(work),
+					    struct kst_stream, work);
 	struct kst_tick t = { .start_ns = ktime_get_ns() };
-	struct sk_buff_head out;
+	struct sk_buff_head out, snap;
 
 	__skb_queue_head_init(&out);
+	__skb_queue_head_init(&snap);
 	mutex_lock(&kst_prod_lock);
-	if (!kst_prod) {
-		mutex_unlock(&kst_prod_lock);
-		return;
-	}
 	/* Checked every tick: the last listener leaving stops us. */
-	if (READ_ONCE(kst_shutdown) || !kst_deliver_has_listeners()) {
-		kst_producer_stop();
+	if (kst_stream_idle(s) || !s->prod) {
 		mutex_unlock(&kst_prod_lock);
 		return;
 	}
-	kst_tick(kst_prod, &out, &t);
+	kst_tick(s, &out, &t);
+	/* A member that missed a message gets the sample just taken, whole. */
+	if (s->own && kst_members_need_resync(&s->members))
+		kst_snap_get(s, &snap);
 	mutex_lock(&kst_send_lock);
 	mutex_unlock(&kst_prod_lock);
-	kst_send_batch(&out, &t);
+	kst_send(s, &out, &snap, NULL, 0, &t);
 	mutex_unlock(&kst_send_lock);
-	kst_account(&t);
+	kst_account(s, &t);
 }
 
 /*
@@ -571,71 +805,189 @@ static void kst_summary_work(struct work_struct *work)
  * running producer whose samples fail retries at its next tick, not at
  * every SUBSCRIBE: one attempt per interval, however many ask.
  */
-static int kst_producer_start(struct sk_buff_head *out, struct kst_tick *t)
+static int kst_producer_start(struct kst_stream *s, struct sk_buff_head *out,
+			      struct kst_tick *t)
 {
-	if (kst_prod)
+	if (s->prod)
 		return 0;
-	kst_prod = kst_producer_alloc();
-	if (!kst_prod)
+	s->prod = kst_producer_alloc(s->id);
+	if (!s->prod)
 		return -ENOMEM;
-	kst_set_running(true);
-	kst_tick(kst_prod, out, t);
+	kst_set_running(s, true);
+	kst_tick(s, out, t);
 	return 0;
 }
 
 /*
- * KSTAT_CMD_SUBSCRIBE from @portid in @net: start the producer if it is
- * idle, and answer with the current state (see the UAPI header).
+ * Under kst_prod_lock: the default stream for @sub.  The sender must
+ * listen to "summary" (see the UAPI header).
  */
-int kst_summary_subscribe(struct net *net, u32 portid, u32 seq,
+static int kst_join_default(const struct kst_sub *sub,
+			    struct netlink_ext_ack *extack)
+{
+	if (!kst_deliver_has_listeners()) {
+		NL_SET_ERR_MSG(extack,
+			       "join the \"summary\" multicast group first");
+		return -ENOTCONN;
+	}
+	return 0;
+}
+
+/* The config @sub asks: its fields, the default stream's for the rest. */
+static void kst_sub_config(const struct kst_sub *sub, struct kst_config *cfg,
+			   struct kst_limits *lim)
+{
+	mutex_lock(&kst_ctl_lock);
+	*cfg = kst_cfg;
+	*lim = kst_limits;
+	mutex_unlock(&kst_ctl_lock);
+	if (sub->mask & KST_CFG_INTERVAL)
+		cfg->interval_ms = sub->cfg.interval_ms;
+	if (sub->mask & KST_CFG_BATCH)
+		cfg->batch = sub->cfg.batch;
+	if (sub->mask & KST_CFG_KEYFRAME)
+		cfg->keyframe = sub->cfg.keyframe;
+	if (sub->mask & KST_CFG_SECTIONS)
+		cfg->sections = sub->cfg.sections;
+	if (sub->mask & KST_CFG_PERCPU)
+		cfg->percpu = sub->cfg.percpu;
+}
+
+/*
+ * Under kst_prod_lock: the own stream for @sub, found or made, with the
+ * sender a member of it (moved from any other).  The limits hold for
+ * unprivileged senders only.
+ */
+static int kst_join_own(const struct kst_sub *sub, struct kst_stream **sp,
+			struct netlink_ext_ack *extack)
+{
+	struct kst_stream *s;
+	struct kst_config cfg;
+	struct kst_limits lim;
+	bool made = false;
+	int err;
+
+	kst_sub_config(sub, &cfg, &lim);
+	/* An interval left out is the default's: no faster than it. */
+	if (!sub->priv && (sub->mask & KST_CFG_INTERVAL) &&
+	    cfg.interval_ms < lim.min_interval_ms) {
+		kst_limits_err(extack, KSTAT_A_LIMITS_MIN_INTERVAL_MS);
+		return -EINVAL;
+	}
+	s = kst_stream_find(&cfg);
+	if (!s) {
+		if (!sub->priv && kst_nr_own >= lim.max_streams) {
+			kst_limits_err(extack, KSTAT_A_LIMITS_MAX_STREAMS);
+			return -EBUSY;
+		}
+		s = kst_stream_new(&cfg);
+		if (!s) {
+			NL_SET_ERR_MSG(extack, "no memory for a stream");
+			return -ENOMEM;
+		}
+		made = true;
+	}
+	err = kst_members_add(&s->members, sub->net, sub->portid, sub->uid,
+			      sub->priv ? NULL : &lim, extack);
+	if (err < 0 && made)
+		kst_stream_free(s);
+	*sp = s;
+	return err < 0 ? err : 0;
+}
+
+/*
+ * Under kst_send_lock: the snapshot as the answer to @sub; a member that
+ * cannot take it leaves again (its SUBSCRIBE fails).
+ */
+static int kst_answer(const struct kst_sub *sub, struct sk_buff_head *snap,
+		      struct netlink_ext_ack *extack)
+{
+	if (!kst_snap_reply(snap, sub->portid, sub->seq) &&
+	    !kst_deliver_unicast(snap, sub->net, sub->portid))
+		return 0;
+	NL_SET_ERR_MSG(extack,
+		       "the receive buffer cannot take the summary state");
+	if (sub->own)
+		kst_members_remove(sub->net, sub->portid);
+	return -ENOBUFS;
+}
+
+/*
+ * KSTAT_CMD_SUBSCRIBE: join the default stream or one of the sender's
+ * own, start its producer if it is idle, and answer with the current
+ * state (see the UAPI header).
+ */
+int kst_summary_subscribe(const struct kst_sub *sub,
 			  struct netlink_ext_ack *extack)
 {
 	struct kst_tick t = { .start_ns = ktime_get_ns() };
-	struct sk_buff_head out, snap;
+	struct kst_stream *s = &kst_default;
+	struct sk_buff_head out, snap, none;
+	bool have_snap;
 	int err;
 
 	__skb_queue_head_init(&out);
 	__skb_queue_head_init(&snap);
+	__skb_queue_head_init(&none);
 	mutex_lock(&kst_prod_lock);
 	if (READ_ONCE(kst_shutdown)) {
 		NL_SET_ERR_MSG(extack, "kstat is being unloaded");
 		err = -ESHUTDOWN;
-	} else if (!kst_deliver_has_listeners()) {
-		NL_SET_ERR_MSG(extack,
-			       "join the \"summary\" multicast group first");
-		err = -ENOTCONN;
 	} else {
-		err = kst_producer_start(&out, &t);
+		err = sub->own ? kst_join_own(sub, &s, extack) :
+				 kst_join_default(sub, extack);
+	}
+	if (err) {
+		mutex_unlock(&kst_prod_lock);
+		return err;
 	}
 	/*
 	 * The answer is always a snapshot, even of a first sample just taken
-	 * whose batch is multicast below: that multicast then skips the
-	 * sender, which has the sample already.  So nothing but its answer
-	 * reaches the sender between its request and the ACK (the kernel's
-	 * YNL library of Linux 6.12, cli.py's, fails on a notification
-	 * there) and nobody gets a sample twice.  No snapshot when there is
-	 * no committed sample (the first failed: the next is a keyframe).
+	 * whose batch is sent below: that send then skips the sender, which
+	 * has the sample already.  So nothing but its answer reaches the
+	 * sender between its request and the ACK (the kernel's YNL library
+	 * of Linux 6.12, cli.py's, fails on a notification there) and nobody
+	 * gets a sample twice.  No snapshot when there is no committed
+	 * sample (the first failed: the next is a keyframe).  The snapshot
+	 * is built once per sample, not per request (kst_snap_get()).
 	 */
-	if (!err && kst_prod->primed)
-		err = kst_snapshot_build(kst_prod, portid, seq, &snap);
-	if (err == -ENOMEM)
+	err = kst_producer_start(s, &out, &t);
+	if (!err) {
+		err = kst_snap_get(s, &snap);
+		if (err == -ENODATA)
+			err = 0;
+	}
+	if (err) {
 		NL_SET_ERR_MSG(extack, "no memory for the summary state");
+		if (sub->own)
+			kst_members_remove(sub->net, sub->portid);
+	}
+	have_snap = !skb_queue_empty(&snap);
 	mutex_lock(&kst_send_lock);
 	mutex_unlock(&kst_prod_lock);
 	/* Before any multicast: a tick's ESRCH must not undo it. */
-	if (!err)
-		kst_deliver_net_subscribe(net);
-	kst_send_batch_except(&out, &t, skb_queue_empty(&snap) ? NULL : net,
-			      portid);
-	if (!err && kst_deliver_unicast(&snap, net, portid)) {
-		NL_SET_ERR_MSG(extack,
-			       "the receive buffer cannot take the summary state");
-		err = -ENOBUFS;
-	}
-	mutex_unlock(&kst_send_lock);
+	if (!err && !sub->own)
+		kst_deliver_net_subscribe(sub->net);
+	kst_send(s, &out, &none, have_snap ? sub->net : NULL, sub->portid,
+		 &t);
+	if (have_snap)
+		err = kst_answer(sub, &snap, extack);
 	__skb_queue_purge(&snap);
 	if (t.sampled || t.sent)
-		kst_account(&t);
+		kst_account(s, &t);
+	mutex_unlock(&kst_send_lock);
+	return err;
+}
+
+/* KSTAT_CMD_UNSUBSCRIBE: the sender leaves its own stream. */
+int kst_summary_unsubscribe(struct net *net, u32 portid,
+			    struct netlink_ext_ack *extack)
+{
+	int err = kst_members_remove(net, portid);
+
+	if (err)
+		NL_SET_ERR_MSG(extack,
+			       "this socket is in no stream of its own (the default stream is left by leaving the \"summary\" group)");
 	return err;
 }
 
@@ -647,15 +999,17 @@ void kst_summary_get_config(struct kst_config *cfg)
 }
 
 /*
- * Merge the fields in @mask (KSTAT_CFG_*) under the lock, so that two
+ * Merge the fields in @mask (KST_CFG_*) under the lock, so that two
  * writers of different fields both win.  Takes effect from the next
  * sample on, which announces it.  That sample comes within the new
  * interval: a tick the old, longer interval set (up to an hour away) is
- * brought forward, else summaries would stall until then.
+ * brought forward, else summaries would stall until then.  Only the
+ * default stream: an own stream's config never changes.
  */
 void kst_summary_update_config(const struct kst_config *val, u32 mask)
 {
 	unsigned long delay, due;
+	struct kst_producer *p;
 
 	mutex_lock(&kst_ctl_lock);
 	if (mask & KST_CFG_INTERVAL)
@@ -674,12 +1028,31 @@ void kst_summary_update_config(const struct kst_config *val, u32 mask)
 
 	mutex_lock(&kst_prod_lock);
 	due = jiffies + delay;
-	if (kst_prod && !READ_ONCE(kst_shutdown) &&
-	    time_before(due, kst_prod->next_tick)) {
-		kst_prod->next_tick = due;
-		mod_delayed_work(system_unbound_wq, &kst_work, delay);
+	p = kst_default.prod;
+	if (p && !READ_ONCE(kst_shutdown) && time_before(due, p->next_tick)) {
+		p->next_tick = due;
+		mod_delayed_work(system_unbound_wq, &kst_default.work, delay);
 	}
 	mutex_unlock(&kst_prod_lock);
+}
+
+void kst_summary_get_limits(struct kst_limits *lim)
+{
+	mutex_lock(&kst_ctl_lock);
+	*lim = kst_limits;
+	mutex_unlock(&kst_ctl_lock);
+}
+
+/* The fields of KSTAT_A_LIMITS given; from the next SUBSCRIBE on. */
+int kst_summary_set_limits(struct nlattr **tb, struct netlink_ext_ack *extack)
+{
+	int err;
+
+	mutex_lock(&kst_ctl_lock);
+	err = kst_limits_parse(tb, &kst_limits, extack);
+	kst_limits_set_msgs(&kst_limits);
+	mutex_unlock(&kst_ctl_lock);
+	return err;
 }
 
 void kst_summary_get_stats(struct kst_summary_stats *st)
@@ -690,9 +1063,44 @@ void kst_summary_get_stats(struct kst_summary_stats *st)
 	st->listening = kst_deliver_has_listeners();
 }
 
-/* Module parameters out of range fall back to the documented defaults. */
-void kst_summary_init(void)
+static void kst_stream_stats(const struct kst_stream *s,
+			     struct kst_stream_stats *st)
 {
+	st->id = s->id;
+	st->cfg = s->own ? s->cfg : kst_cfg;
+	st->members = s->own ? kst_members_nr(&s->members) : 0;
+	st->samples = s->samples;
+	st->bytes = s->bytes;
+	st->resyncs = s->resyncs;
+}
+
+/* Every stream's figures, the default first; *v is the caller's to free. */
+int kst_summary_get_streams(struct kst_stream_stats **v, unsigned int *n)
+{
+	const struct kst_stream *s;
+	unsigned int i = 0;
+
+	mutex_lock(&kst_ctl_lock);
+	list_for_each_entry(s, &kst_streams, node)
+		i++;
+	*v = kmalloc_array(i, sizeof(**v), GFP_KERNEL);
+	if (!*v) {
+		mutex_unlock(&kst_ctl_lock);
+		return -ENOMEM;
+	}
+	*n = i;
+	i = 0;
+	list_for_each_entry(s, &kst_streams, node)
+		kst_stream_stats(s, &(*v)[i++]);
+	mutex_unlock(&kst_ctl_lock);
+	return 0;
+}
+
+/* Module parameters out of range fall back to the documented defaults. */
+int kst_summary_init(void)
+{
+	int err;
+
 	kst_cfg = (struct kst_config) {
 		.interval_ms = clamp(interval_ms, KSTAT_INTERVAL_MIN_MS,
 				     KSTAT_INTERVAL_MAX_MS),
@@ -701,20 +1109,62 @@ void kst_summary_init(void)
 		.sections = sections & KSTAT_SECTION_ALL ?: KSTAT_SECTION_ALL,
 		.percpu = percpu,
 	};
+	kst_limits = (struct kst_limits) {
+		.min_interval_ms = KST_LIMITS_MIN_INTERVAL_MS,
+		.max_streams = KST_LIMITS_MAX_STREAMS,
+		.max_members_user = KST_LIMITS_MAX_MEMBERS_USER,
+		.max_members_net = KST_LIMITS_MAX_MEMBERS_NET,
+	};
+	kst_limits_set_msgs(&kst_limits);
+	INIT_DELAYED_WORK(&kst_default.work, kst_summary_work);
+	list_add(&kst_default.node, &kst_streams);
+	kst_wq = alloc_workqueue("kst_streams", WQ_UNBOUND, 0);
+	if (!kst_wq)
+		return -ENOMEM;
+	err = kst_members_init_module();
+	if (err)
+		destroy_workqueue(kst_wq);
+	return err;
+}
+
+/* Under kst_prod_lock, at unload: every stream stopped, own ones unlisted. */
+static void kst_streams_stop(struct list_head *own)
+{
+	struct kst_stream *s, *tmp;
+
+	list_for_each_entry_safe(s, tmp, &kst_streams, node) {
+		kst_producer_stop(s);
+		if (s->own) {
+			mutex_lock(&kst_ctl_lock);
+			list_move_tail(&s->node, own);
+			mutex_unlock(&kst_ctl_lock);
+		}
+	}
 }
 
 /*
  * After this, no work runs and nothing is sent: then unregister.  With
- * kst_shutdown set, nobody schedules the work or starts the producer
+ * kst_shutdown set, nobody schedules the work or starts a producer
  * again once kst_prod_lock has been taken here.
  */
 void kst_summary_exit(void)
 {
+	struct kst_stream *s, *tmp;
+	LIST_HEAD(own);
+
 	WRITE_ONCE(kst_shutdown, true);
+	kst_members_exit_module();
 	mutex_lock(&kst_prod_lock);
-	kst_producer_stop();
+	kst_streams_stop(&own);
 	mutex_unlock(&kst_prod_lock);
-	cancel_delayed_work_sync(&kst_work);
+	list_for_each_entry_safe(s, tmp, &own, node) {
+		kst_members_purge(&s->members);
+		cancel_delayed_work_sync(&s->work);
+		kfree(s);
+	}
+	cancel_delayed_work_sync(&kst_default.work);
+	/* Works that freed their own stream may still be returning. */
+	destroy_workqueue(kst_wq);
 	/* A SUBSCRIBE may still be sending what it took before. */
 	mutex_lock(&kst_send_lock);
 	mutex_unlock(&kst_send_lock);

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Proves: every -j output parses with jq, and its keys are exactly the
 # documented ones (docs/cli.md), with integer counters; one shape per
-# concept: config's sections are names in config show and in monitor,
+# concept: config's sections are names in config show, in monitor and in
+# stats' streams (config's limits, monitor's stream id, stats' streams),
 # CPU shares of watch and top are *_pct (user is nanoseconds).  Also the
 # grammar: watch's first word abbreviates (watch ir), -t timestamps
 # monitor's text lines and each table of watch and top -b.
@@ -31,12 +32,28 @@ assert_eq '["count","name","percpu"]' "$(keys '.[0] | keys' "$j")" "softirq show
 
 # config: sections as names, in config show and in monitor's config
 j=$("$KSTAT" -j config show)
-assert_eq '["batch","interval_ms","keyframe","percpu","sections"]' "$(keys 'keys' "$j")" "config show keys"
+assert_eq '["batch","interval_ms","keyframe","limits","percpu","sections"]' "$(keys 'keys' "$j")" "config show keys"
+assert_eq '["max_members_net","max_members_user","max_streams","min_interval_ms"]' \
+	"$(keys '.limits | keys' "$j")" "config show limits keys"
 assert_eq true "$(keys '.sections | length > 0 and all(.[]; type == "string")' "$j")" "config show sections are names"
 show_sections=$(keys '.sections' "$j")
 j=$("$KSTAT" -j monitor count 3 | jq -c 'select(.config) | .config' | head -n 1)
 [[ -n $j ]] || t_fail "monitor printed no config in 3 samples"
 assert_eq "$show_sections" "$(keys '.sections' "$j")" "monitor config sections = config show sections"
+# streams: monitor's lines say theirs, stats lists them with their config
+assert_eq 0 "$(keys '.stream' "$("$KSTAT" -j monitor count 1)")" "monitor's default stream"
+"$KSTAT" -j monitor interval 300ms sections softirq count 30 >"$TMPDIR/own" &
+own=$!
+t_cleanup t_kill $own
+monitor_wait 30 "$TMPDIR/own" 1
+j=$("$KSTAT" -j stats)
+assert_eq '["batch","bytes","id","interval_ms","keyframe","members","percpu","resyncs","samples","sections"]' \
+	"$(keys '.streams[0] | keys' "$j")" "stats streams keys"
+assert_eq '["softirq"]' "$(keys '[.streams[] | select(.interval_ms == 300)][0].sections' "$j")" \
+	"stats: the stream's sections are names"
+t_term $own 10
+assert_eq true "$(jq -s -c 'all(.[] | select(.seq); .stream > 0) and
+	(.[0].config.sections == ["softirq"])' "$TMPDIR/own")" "monitor's own stream and config"
 # one config printer: monitor's text spells percpu as config show does
 out=$("$KSTAT" monitor count 3 | grep ' config: ' | head -n 1)
 assert_match ' config: interval_ms [0-9]+ batch [0-9]+ keyframe [0-9]+ sections [a-z,]+ percpu (on|off)' "$out" "monitor text config"

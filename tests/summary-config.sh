@@ -27,7 +27,7 @@ assert_eq "$before" "$("$KSTAT" -j config show)" "config after rejected changes"
 
 assert_exit 0 "$KSTAT" config set interval 250 batch 2 keyframe 3 sections cpu,irq percpu on
 assert_eq '{"interval_ms":250,"batch":2,"keyframe":3,"sections":["cpu","irq"],"percpu":true}' \
-	"$("$KSTAT" -j config show)" "config after a change"
+	"$("$KSTAT" -j config show | jq -c 'del(.limits)')" "config after a change"
 
 # Announced in the stream: samples after a change carry the new config.
 "$KSTAT" config set interval 100 batch 1 keyframe 50

@@ -63,6 +63,7 @@
 #define M_INTERVAL	"interval below the 10 ms minimum"
 #define M_SECTIONS	"a summary needs at least one section"
 #define M_JOIN		"join the \"summary\" multicast group first"
+#define M_UNSUB		"this socket is in no stream of its own (the default stream is left by leaving the \"summary\" group)"
 
 /* ---- what the kernel does, per command ---- */
 
@@ -100,10 +101,13 @@ static const struct op ops[] = {
 	    { KSTAT_A_SEL_CPU_LAST, P_U32, "SEL_CPU_LAST" },
 	    { KSTAT_A_SEL_FLAGS, P_U32, "SEL_FLAGS" } } },
 	{ KSTAT_CMD_CONFIG_GET, "CONFIG_GET", false, 1, { } },
-	{ KSTAT_CMD_CONFIG_SET, "CONFIG_SET", false, KSTAT_A_CONFIG,
-	  { { KSTAT_A_CONFIG, P_NEST, "CONFIG" } } },
+	{ KSTAT_CMD_CONFIG_SET, "CONFIG_SET", false, KSTAT_A_LIMITS,
+	  { { KSTAT_A_CONFIG, P_NEST, "CONFIG" },
+	    { KSTAT_A_LIMITS, P_NEST, "LIMITS" } } },
 	{ KSTAT_CMD_STATS_GET, "STATS_GET", false, 1, { } },
-	{ KSTAT_CMD_SUBSCRIBE, "SUBSCRIBE", false, 1, { } },
+	{ KSTAT_CMD_SUBSCRIBE, "SUBSCRIBE", false, KSTAT_A_CONFIG,
+	  { { KSTAT_A_CONFIG, P_NEST, "CONFIG" } } },
+	{ KSTAT_CMD_UNSUBSCRIBE, "UNSUBSCRIBE", false, 1, { } },
 };
 
 #define NR_OPS	(sizeof(ops) / sizeof(ops[0]))
@@ -985,7 +989,8 @@ static void gen_unpriv(uint32_t grp)
 
 	for_each_op_mode(o, dump) {
 		if (o->cmd == KSTAT_CMD_CONFIG_SET ||
-		    o->cmd == KSTAT_CMD_SUBSCRIBE)
+		    o->cmd == KSTAT_CMD_SUBSCRIBE ||
+		    o->cmd == KSTAT_CMD_UNSUBSCRIBE)
 			continue;
 		msg_new(o->cmd, dump);
 		put_required(o, dump);
@@ -1032,6 +1037,10 @@ static void gen_unpriv(uint32_t grp)
 	msg_new(KSTAT_CMD_SUBSCRIBE, false);
 	run("unpriv-read", ack(), "SUBSCRIBE after joining");
 	mnl_socket_setsockopt(nl, NETLINK_DROP_MEMBERSHIP, &grp, sizeof(grp));
+	/* the default stream is not one's own: nothing to leave */
+	msg_new(KSTAT_CMD_UNSUBSCRIBE, false);
+	run("unpriv-read", rej(ENOENT, M_UNSUB, -1),
+	    "UNSUBSCRIBE without a stream of its own");
 }
 
 /* nr_cpu_ids: one past the last possible CPU id. */

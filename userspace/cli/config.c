@@ -15,18 +15,28 @@ static const char config_usage[] =
 	"Usage: kstat config [ show ]\n"
 	"       kstat config set [ interval TIME ] [ batch N ] [ keyframe N ]\n"
 	"                        [ sections SECTION[,SECTION...] ] [ percpu { on | off } ]\n"
+	"                        [ min-interval TIME ] [ max-streams N ]\n"
+	"                        [ max-members-user N ] [ max-members-net N ]\n"
 	"       kstat config help\n";
 /* ... then "where  SECTION := { ... }" from the section table, then: */
 static const char config_usage_text[] =
 	"\n"
-	"The periodic summaries the kernel multicasts to subscribers (kstat\n"
-	"watch, kstat monitor): a sample every interval (TIME in milliseconds,\n"
+	"The periodic summaries the kernel multicasts to subscribers of the\n"
+	"default stream (kstat monitor, kstat export without --interval): a\n"
+	"sample every interval (TIME in milliseconds,\n"
 	"or with a unit: 250ms, 2s, 1m; 10ms to 60s), one\n"
 	"notification every batch samples, a full sample every keyframe\n"
 	"batches; the sections a sample carries, and whether IRQs come with\n"
-	"per-CPU counts.  \"set\" needs CAP_NET_ADMIN and applies from the next\n"
-	"sample on.  JSON keys: interval_ms, batch, keyframe, sections (an\n"
-	"array of names), percpu (true/false).\n";
+	"per-CPU counts.  This is the default stream's configuration: readers\n"
+	"that ask for a stream of their own (kstat monitor interval ..., watch,\n"
+	"top) keep theirs.  \"set\" needs CAP_NET_ADMIN and applies from the next\n"
+	"sample on.  The limits hold readers without CAP_NET_ADMIN: the shortest\n"
+	"interval they may ask of a stream of their own (min-interval), the\n"
+	"streams besides the default (max-streams), the members of streams of\n"
+	"their own per user (max-members-user) and per network namespace\n"
+	"(max-members-net).  JSON keys: interval_ms, batch, keyframe, sections\n"
+	"(an array of names), percpu (true/false), limits: {min_interval_ms,\n"
+	"max_streams, max_members_user, max_members_net}.\n";
 
 void print_sections(uint32_t sections)
 {
@@ -45,13 +55,12 @@ void print_sections(uint32_t sections)
 	close_json_array();
 }
 
-void print_config(const char *key, const struct kstat_config *c,
-		  const char *lead)
+/* The members of print_config()'s object. */
+static void print_config_fields(const struct kstat_config *c, const char *lead)
 {
 	char fmt[64];
 
 	snprintf(fmt, sizeof(fmt), "%sinterval_ms %%u", lead);
-	open_json_object(key);
 	print_uint(PRINT_ANY, "interval_ms", fmt, c->interval_ms);
 	print_uint(PRINT_ANY, "batch", " batch %u", c->batch);
 	print_uint(PRINT_ANY, "keyframe", " keyframe %u", c->keyframe);
@@ -59,6 +68,27 @@ void print_config(const char *key, const struct kstat_config *c,
 	/* as "config set" spells it */
 	print_bool(PRINT_JSON, "percpu", NULL, c->percpu);
 	print_string(PRINT_FP, NULL, " percpu %s", c->percpu ? "on" : "off");
+}
+
+void print_config(const char *key, const struct kstat_config *c,
+		  const char *lead)
+{
+	open_json_object(key);
+	print_config_fields(c, lead);
+	close_json_object();
+}
+
+/* "limits": {...}; in text a line "limits min_interval_ms N ...". */
+static void print_limits(const struct kstat_limits *l)
+{
+	open_json_object("limits");
+	print_uint(PRINT_ANY, "min_interval_ms", "\nlimits min_interval_ms %u",
+		   l->min_interval_ms);
+	print_uint(PRINT_ANY, "max_streams", " max_streams %u", l->max_streams);
+	print_uint(PRINT_ANY, "max_members_user", " max_members_user %u",
+		   l->max_members_user);
+	print_uint(PRINT_ANY, "max_members_net", " max_members_net %u",
+		   l->max_members_net);
 	close_json_object();
 }
 
@@ -82,8 +112,7 @@ static void section_words(const char **words, uint32_t *bits)
 	words[n + 1] = NULL;
 }
 
-/* "cpu,irq" or "all" into KSTAT_SECTION_* bits; 0 or -1. */
-static int parse_sections(const char *arg, uint32_t *out)
+int parse_sections(const char *arg, uint32_t *out)
 {
 	const char *words[CLI_NR_SECTIONS + 2];
 	uint32_t bits[CLI_NR_SECTIONS + 1];
@@ -109,6 +138,8 @@ static int config_show(int argc, char **argv)
 {
 	struct kstat_handle *h;
 	struct kstat_config c;
+	struct kstat_limits l;
+	int err;
 
 	if (argc)
 		return usage_err("config", "unexpected argument \"%s\"", argv[0]);
@@ -117,8 +148,15 @@ static int config_show(int argc, char **argv)
 		return EXIT_FAIL;
 	if (kstat_config_get(h, &c))
 		return kernel_err("cannot read the summary configuration");
+	err = kstat_limits_get(h, &l);
+	if (err && err != -EOPNOTSUPP)	/* a module without streams: none */
+		return kernel_err("cannot read the limits of streams");
 
-	print_config(NULL, &c, "");
+	open_json_object(NULL);
+	print_config_fields(&c, "");
+	if (!err)
+		print_limits(&l);
+	close_json_object();
 	print_nl();
 	return EXIT_OK;
 }
@@ -127,7 +165,7 @@ static int config_show(int argc, char **argv)
  * The sampling interval: bare milliseconds, as the kernel takes it.  The
  * kernel judges its range (10ms to 60s); the CLI only what fits its u32.
  */
-static const struct duration_spec config_interval = {
+const struct duration_spec summary_interval = {
 	.bare_ns = MSEC_NS, .step_ns = MSEC_NS,
 	.min_ns = 0, .max_ns = UINT32_MAX * MSEC_NS,
 };
@@ -137,16 +175,16 @@ static int config_set_interval(const char *val, struct kstat_config *c)
 {
 	char why[EXPLAIN_LEN];
 	uint64_t ns;
-	int err = parse_duration(val, &config_interval, &ns);
+	int err = parse_duration(val, &summary_interval, &ns);
 
 	if (err)
 		return usage_err("config", "bad interval \"%s\" (%s)", val,
-				 duration_explain(why, sizeof(why), err, &config_interval));
+				 duration_explain(why, sizeof(why), err, &summary_interval));
 	c->interval_ms = (uint32_t)(ns / MSEC_NS);
 	return EXIT_OK;
 }
 
-/* "batch", "keyframe": a u32 (the kernel judges the range). */
+/* "batch", "keyframe", the limits' counts: a u32 (the kernel judges). */
 static int config_set_u32(const char *key, const char *val, uint32_t *out)
 {
 	char why[EXPLAIN_LEN];
@@ -160,13 +198,61 @@ static int config_set_u32(const char *key, const char *val, uint32_t *out)
 	return EXIT_OK;
 }
 
+/* The limits' words, in the order of enum kstat_limits_field's bits. */
+static const char *const limit_words[] = {
+	"min-interval", "max-streams", "max-members-user", "max-members-net",
+	NULL
+};
+
+/* Limit @w's value into @l; EXIT_USAGE after the message. */
+static int config_set_limit(int w, const char *val, struct kstat_limits *l)
+{
+	uint32_t *counts[] = { NULL, &l->max_streams, &l->max_members_user,
+			       &l->max_members_net };
+	char why[EXPLAIN_LEN];
+	uint64_t ns;
+	int err;
+
+	if (w)
+		return config_set_u32(limit_words[w], val, counts[w]);
+	err = parse_duration(val, &summary_interval, &ns);
+	if (err)
+		return usage_err("config", "bad min-interval \"%s\" (%s)", val,
+				 duration_explain(why, sizeof(why), err, &summary_interval));
+	l->min_interval_ms = (uint32_t)(ns / MSEC_NS);
+	return EXIT_OK;
+}
+
+/* Send what was set: the config, then the limits; EXIT_*. */
+static int config_apply(const struct kstat_config *c, unsigned int fields,
+			const struct kstat_limits *l, unsigned int lfields)
+{
+	struct kstat_handle *h = kstat_handle();
+	const char *what = "cannot change the summary configuration";
+	int err = 0;
+
+	if (!h)
+		return EXIT_FAIL;
+	if (fields)
+		err = kstat_config_set(h, c, fields);
+	if (!err && lfields) {
+		what = "cannot change the limits of streams";
+		err = kstat_limits_set(h, l, lfields);
+	}
+	if (err == -EPERM) {
+		kstat_err("%s: it needs CAP_NET_ADMIN (run as root)", what);
+		return EXIT_FAIL;
+	}
+	return err ? kernel_err(what) : EXIT_OK;
+}
+
 static int config_set(int argc, char **argv)
 {
 	struct kstat_config c = { 0 };
-	unsigned int fields = 0;
-	struct kstat_handle *h;
+	struct kstat_limits l = { 0 };
+	unsigned int fields = 0, lfields = 0;
 	const char *key, *val;
-	int a;
+	int a, w;
 
 	if (!argc)
 		return usage_err("config", "\"set\" needs at least one setting");
@@ -193,28 +279,22 @@ static int config_set(int argc, char **argv)
 			fields |= KSTAT_CONFIG_SECTIONS;
 		} else if (is_prefix(key, "percpu")) {
 			static const char *const onoff[] = { "on", "off", NULL };
-			int w = word_match(onoff, val);
-
+			w = word_match(onoff, val);
 			if (w < 0)
 				return usage_err("config", "percpu is \"on\" or \"off\", not \"%s\"", val);
 			c.percpu = w == 0;
 			fields |= KSTAT_CONFIG_PERCPU;
+		} else if ((w = word_match(limit_words, key)) >= 0) {
+			if (config_set_limit(w, val, &l))
+				return EXIT_USAGE;
+			lfields |= 1u << w;
 		} else {
-			return usage_err("config", "unknown setting \"%s\"", key);
+			return usage_err("config", "%s setting \"%s\"",
+					 w == MATCH_AMBIGUOUS ? "ambiguous" : "unknown",
+					 key);
 		}
 	}
-
-	h = kstat_handle();
-	if (!h)
-		return EXIT_FAIL;
-	a = kstat_config_set(h, &c, fields);
-	if (a == -EPERM) {
-		kstat_err("cannot change the summary configuration: it needs CAP_NET_ADMIN (run as root)");
-		return EXIT_FAIL;
-	}
-	if (a)
-		return kernel_err("cannot change the summary configuration");
-	return EXIT_OK;
+	return config_apply(&c, fields, &l, lfields);
 }
 
 static int config_help(int argc, char **argv)
@@ -262,7 +342,13 @@ static const char stats_usage[] =
 	"runs.  JSON keys: samples_taken, summaries_sent, messages_sent,\n"
 	"delivery_failures, alloc_failures, build_ns_last, build_ns_max,\n"
 	"build_ns_total,\n"
-	"keyframe_bytes, delta_bytes, generation, listening, running.\n";
+	"keyframe_bytes, delta_bytes, generation, listening, running.\n"
+	"Then the streams, the default one first (id 0), each with its\n"
+	"configuration, its members (sockets; 0 for the default stream, which\n"
+	"multicasts), the samples and bytes it sent and the snapshots it sent\n"
+	"to members that overran (resyncs): one line per stream in text, with\n"
+	"-j the array \"streams\" of objects with the keys id, interval_ms,\n"
+	"batch, keyframe, sections, percpu, members, samples, bytes, resyncs.\n";
 
 /* The u64 counters of struct kstat_stats, in print order. */
 #define STAT(f) { #f, offsetof(struct kstat_stats, f) }
@@ -276,12 +362,38 @@ static const struct {
 	STAT(delta_bytes),
 };
 
-void print_stats(const struct kstat_stats *s)
+/* One stream: a line "stream ID interval_ms ..." in text. */
+static void print_stream(const struct kstat_stream *st)
+{
+	open_json_object(NULL);
+	print_uint(PRINT_ANY, "id", "\nstream %u ", st->id);
+	print_config_fields(&st->config, "");
+	print_uint(PRINT_ANY, "members", " members %u", st->members);
+	print_u64(PRINT_ANY, "samples", " samples %" PRIu64, st->samples);
+	print_u64(PRINT_ANY, "bytes", " bytes %" PRIu64, st->bytes);
+	print_u64(PRINT_ANY, "resyncs", " resyncs %" PRIu64, st->resyncs);
+	close_json_object();
+}
+
+/* "streams": [...], in the stats object; nothing from an older module. */
+static void print_streams(const struct kstat_stream_list *l)
+{
+	size_t i;
+
+	if (!l)
+		return;
+	open_json_array("streams");
+	for (i = 0; i < l->nr; i++)
+		print_stream((const void *)((const char *)l->streams +
+					    i * l->stream_size));
+	close_json_array();
+}
+
+static void print_stats_fields(const struct kstat_stats *s)
 {
 	char fmt[64];
 	size_t i;
 
-	open_json_object(NULL);
 	for (i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
 		snprintf(fmt, sizeof(fmt), "%s %%" PRIu64 "\n", counters[i].key);
 		print_u64(PRINT_ANY, counters[i].key, fmt,
@@ -290,12 +402,19 @@ void print_stats(const struct kstat_stats *s)
 	print_uint(PRINT_ANY, "generation", "generation %u\n", s->generation);
 	print_bool(PRINT_ANY, "listening", "listening %s\n", s->listening);
 	print_bool(PRINT_ANY, "running", "running %s", s->running);
+}
+
+void print_stats(const struct kstat_stats *s)
+{
+	open_json_object(NULL);
+	print_stats_fields(s);
 	close_json_object();
 	print_nl();
 }
 
 static int stats_show(int argc, char **argv)
 {
+	struct kstat_stream_list *l = NULL;
 	struct kstat_handle *h;
 	struct kstat_stats s;
 
@@ -306,8 +425,15 @@ static int stats_show(int argc, char **argv)
 		return EXIT_FAIL;
 	if (kstat_stats_get(h, &s))
 		return kernel_err("cannot read the summary statistics");
+	if (kstat_stream_list_get(h, &l))
+		return kernel_err("cannot read the streams");
 
-	print_stats(&s);
+	open_json_object(NULL);
+	print_stats_fields(&s);
+	print_streams(l);
+	close_json_object();
+	print_nl();
+	kstat_stream_list_free(l);
 	return EXIT_OK;
 }
 

@@ -51,6 +51,7 @@
 
 static const char export_usage[] =
 	"Usage: kstat export prometheus [ --listen ADDR:PORT ] [ --textfile PATH ]\n"
+	"                               [ --interval TIME ]\n"
 	"       kstat export help\n"
 	"\n"
 	"Export the kernel's summaries as Prometheus metrics (text format\n"
@@ -60,6 +61,10 @@ static const char export_usage[] =
 	"                      [::1]:19586, 0.0.0.0:19586, [::]:19586\n"
 	"  --textfile PATH     rewrite PATH atomically after every summary, for\n"
 	"                      node_exporter's textfile collector (*.prom)\n"
+	"  --interval TIME     a stream of the exporter's own at TIME (bare:\n"
+	"                      milliseconds; 250ms, 15s), every section, which\n"
+	"                      an admin's kstat config set does not change;\n"
+	"                      default: the default stream (kstat config)\n"
 	"A scrape costs no /proc read and no kernel request: it serves the\n"
 	"latest sample.  Until the first sample arrives, and while the module is\n"
 	"unloaded, only the kstat_exporter_* metrics are exported, with\n"
@@ -310,6 +315,8 @@ struct exporter {
 	uint64_t renders, deflates;	/* of the data families */
 	bool oom;			/* a sample could not be copied */
 	bool done;
+	const char *interval;		/* --interval, or NULL */
+	struct kstat_sub_opts stream;	/* ... parsed */
 	uint64_t stale_at_ms;		/* CLOCK_MONOTONIC: no sample since */
 	bool stale;			/* ... and that time had passed */
 
@@ -1376,6 +1383,24 @@ static int export_ready(const struct pollfd *pfd, unsigned int n, void *arg)
 
 /* ---- the command ---- */
 
+/* --interval: a stream of our own, every section, per-CPU off. */
+static int parse_interval(struct exporter *ex)
+{
+	char why[EXPLAIN_LEN];
+	uint64_t ns;
+	int err = parse_duration(ex->interval, &summary_interval, &ns);
+
+	if (err)
+		return usage_err("export", "bad --interval \"%s\" (%s)", ex->interval,
+				 duration_explain(why, sizeof(why), err, &summary_interval));
+	ex->stream = (struct kstat_sub_opts)KSTAT_SUB_OPTS_INIT;
+	ex->stream.fields = KSTAT_CONFIG_INTERVAL | KSTAT_CONFIG_SECTIONS |
+			    KSTAT_CONFIG_PERCPU;
+	ex->stream.interval_ms = (uint32_t)(ns / MSEC_NS);
+	ex->stream.sections = KSTAT_SECTION_ALL;
+	return EXIT_OK;
+}
+
 static int parse_args(int argc, char **argv, struct exporter *ex)
 {
 	const char **dst, *val;
@@ -1389,6 +1414,8 @@ static int parse_args(int argc, char **argv, struct exporter *ex)
 			dst = &ex->listen;
 		else if (len == 10 && !strncmp(a, "--textfile", len))
 			dst = &ex->textfile;
+		else if (len == 10 && !strncmp(a, "--interval", len))
+			dst = &ex->interval;
 		else
 			return usage_err("export", "unexpected argument \"%s\"", a);
 		if (*dst)
@@ -1400,7 +1427,7 @@ static int parse_args(int argc, char **argv, struct exporter *ex)
 	}
 	if (!ex->listen && !ex->textfile)
 		return usage_err("export", "give --listen ADDR:PORT, --textfile PATH or both");
-	return EXIT_OK;
+	return ex->interval ? parse_interval(ex) : EXIT_OK;
 }
 
 static int export_setup(struct exporter *ex)
@@ -1457,6 +1484,8 @@ static int export_prometheus(int argc, char **argv)
 	if (opts.json)
 		return usage_err("export", "\"export\" has no JSON output");
 	ret = parse_args(argc, argv, &ex);
+	if (ex.interval)
+		o.stream = &ex.stream;
 	if (ret == EXIT_OK)
 		ret = export_setup(&ex);
 	if (ret == EXIT_OK)

@@ -101,7 +101,17 @@ struct sub_run_opts {
 	unsigned int delay_ms;		/* sleep after each dispatch */
 	const bool *done;		/* set by the callbacks to stop */
 	const struct sub_poll_ops *poll;	/* or NULL */
+	/* a stream of the command's own, or NULL: the default stream */
+	const struct kstat_sub_opts *stream;
 };
+
+/*
+ * A stream of a command's own at @interval_ns (rounded to ms, within the
+ * kernel's range: a frame longer than its maximum takes several samples)
+ * with @sections, per-CPU IRQ counts off: what watch and top ask for.
+ */
+void sub_stream_at(struct kstat_sub_opts *o, uint64_t interval_ns,
+		   uint32_t sections);
 
 int sub_run(const struct sub_run_opts *o);
 const char *lost_reason(enum kstat_lost_reason why);
@@ -116,6 +126,13 @@ void print_timestamp(void);
 void print_timestamp_line(void);
 /* config.c: "sections cpu,irq" in text, ["cpu","irq"] in JSON. */
 void print_sections(uint32_t sections);
+/* "cpu,irq" or "all" into KSTAT_SECTION_* bits; 0, or -1 if bad. */
+int parse_sections(const char *arg, uint32_t *out);
+/*
+ * A summary interval: bare milliseconds, as the kernel takes it (the
+ * kernel judges its range; the CLI only what fits its u32).
+ */
+extern const struct duration_spec summary_interval;
 /*
  * @lost samples went missing: with @json the line {"lost":N,"reason":R}
  * on stdout (monitor), else a warning on stderr ending in @then.

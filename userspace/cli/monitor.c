@@ -13,15 +13,25 @@
 #include "sample.h"
 
 static const char monitor_usage[] =
-	"Usage: kstat monitor [ count N ] [ rcvbuf BYTES ] [ delay TIME ]\n"
+	"Usage: kstat monitor [ interval TIME ] [ sections SECTION[,SECTION...] ]\n"
+	"                     [ percpu { on | off } ] [ batch N ] [ keyframe N ]\n"
+	"                     [ count N ] [ rcvbuf BYTES ] [ delay TIME ]\n"
 	"       kstat monitor help\n"
 	"\n"
-	"One line per summary sample the kernel multicasts, until N samples\n"
+	"One line per summary sample the kernel sends, until N samples\n"
 	"(default: until interrupted); with -t (kstat -t monitor) each text line\n"
 	"starts with the local time it was printed, [YYYY-MM-DDTHH:MM:SS.uuuuuu].\n"
+	"Without interval, sections, percpu, batch or keyframe: the default\n"
+	"stream, at the configuration kstat config shows.  With any of them: a\n"
+	"stream of monitor's own (what is not given takes the default's value),\n"
+	"which an admin's config set does not change; users without\n"
+	"CAP_NET_ADMIN may not go below the floor kstat config shows\n"
+	"(min_interval_ms).  SECTION is cpu, irq, softirq or all; TIME as in\n"
+	"kstat config set (bare: milliseconds).\n"
 	"With -j, JSON Lines: every object has\n"
 	"\"seq\", \"timestamp_ns\" (CLOCK_BOOTTIME), \"received_ns\" (when it\n"
-	"reached kstat), \"generation\", \"keyframe\",\n"
+	"reached kstat), \"generation\", \"keyframe\", \"stream\" (0: the\n"
+	"default stream; in text \" stream ID\" for one's own),\n"
 	"\"config\" (when it changed), then one key per section the sample\n"
 	"carries, in this order: \"cpu\" (every online CPU, then the total with\n"
 	"\"cpu\": null); \"irq\" (the IRQs this sample carried: all of them in a\n"
@@ -39,6 +49,7 @@ struct monitor {
 	uint64_t count;		/* stop after this many samples (0: never) */
 	uint64_t seen;
 	bool done;
+	bool own;		/* a stream of our own: the kernel resyncs it */
 };
 
 /*
@@ -74,6 +85,9 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 	print_u64(PRINT_JSON, "received_ns", NULL, boottime_ns());
 	print_uint(PRINT_ANY, "generation", " generation %u", s->generation);
 	print_bool(PRINT_ANY, "keyframe", " keyframe %s", s->keyframe);
+	/* in text for a stream of our own only: the default's line stays */
+	print_uint(s->stream ? PRINT_ANY : PRINT_JSON, "stream", " stream %u",
+		   s->stream);
 	if (s->config_changed)
 		print_config("config", &s->config, " config: ");
 	print_sample_objects(s);
@@ -94,7 +108,9 @@ static void on_lost(uint64_t lost, enum kstat_lost_reason why, void *arg)
 
 	if (m->done)
 		return;
-	print_lost(lost, why, opts.json, "; waiting for the next keyframe");
+	print_lost(lost, why, opts.json, m->own ?
+		   "; the kernel resyncs at the next sample" :
+		   "; waiting for the next keyframe");
 }
 
 static void on_family(int present, void *arg)
@@ -106,11 +122,16 @@ static void on_family(int present, void *arg)
 }
 
 /* The words of monitor, and what each takes. */
-static const char *const monitor_words[] = { "count", "rcvbuf", "delay", NULL };
-enum { M_COUNT, M_RCVBUF, M_DELAY };
-/* SO_RCVBUF is an int. */
+static const char *const monitor_words[] = {
+	"count", "rcvbuf", "delay", "interval", "sections", "percpu", "batch",
+	"keyframe", NULL
+};
+enum { M_COUNT, M_RCVBUF, M_DELAY, M_INTERVAL, M_SECTIONS, M_PERCPU,
+       M_BATCH, M_KEYFRAME };
+/* SO_RCVBUF is an int; the kernel judges batch and keyframe. */
 static const uint64_t monitor_max[] = {
 	[M_COUNT] = UINT32_MAX, [M_RCVBUF] = INT_MAX,
+	[M_BATCH] = UINT32_MAX, [M_KEYFRAME] = UINT32_MAX,
 };
 /* A pause after each read, to test overruns: bare milliseconds. */
 static const struct duration_spec monitor_delay = {
@@ -118,14 +139,48 @@ static const struct duration_spec monitor_delay = {
 	.min_ns = 0, .max_ns = 3600 * SEC_NS,
 };
 
+/*
+ * A word that chooses a stream of monitor's own into @so; EXIT_USAGE
+ * after the message.
+ */
+static int monitor_stream_arg(int w, const char *val, struct kstat_sub_opts *so)
+{
+	static const char *const onoff[] = { "on", "off", NULL };
+	char why[EXPLAIN_LEN];
+	uint64_t v;
+	int err;
+
+	if (w == M_INTERVAL) {
+		err = parse_duration(val, &summary_interval, &v);
+		if (err)
+			return usage_err("monitor", "bad interval \"%s\" (%s)", val,
+					 duration_explain(why, sizeof(why), err, &summary_interval));
+		so->interval_ms = (uint32_t)(v / MSEC_NS);
+		so->fields |= KSTAT_CONFIG_INTERVAL;
+	} else if (w == M_SECTIONS) {
+		if (parse_sections(val, &so->sections))
+			return usage_err("monitor", "bad sections \"%s\" (cpu, irq, softirq, all)", val);
+		so->fields |= KSTAT_CONFIG_SECTIONS;
+	} else {	/* M_PERCPU */
+		err = word_match(onoff, val);
+		if (err < 0)
+			return usage_err("monitor", "percpu is \"on\" or \"off\", not \"%s\"", val);
+		so->percpu = err == 0;
+		so->fields |= KSTAT_CONFIG_PERCPU;
+	}
+	return EXIT_OK;
+}
+
 /* The value of keyword @w into @m or @o; EXIT_USAGE after the message. */
 static int monitor_arg(int w, const char *val, struct monitor *m,
-		       struct sub_run_opts *o)
+		       struct sub_run_opts *o, struct kstat_sub_opts *so)
 {
 	char why[EXPLAIN_LEN];
 	uint64_t v;
 	int err;
 
+	if (w >= M_INTERVAL && w <= M_PERCPU)
+		return monitor_stream_arg(w, val, so);
 	if (w == M_DELAY) {
 		err = parse_duration(val, &monitor_delay, &v);
 		if (err)
@@ -138,10 +193,17 @@ static int monitor_arg(int w, const char *val, struct monitor *m,
 	if (err)
 		return usage_err("monitor", "bad %s \"%s\" (%s)", monitor_words[w], val,
 				 uint_explain(why, sizeof(why), err, 1, monitor_max[w]));
-	if (w == M_COUNT)
+	if (w == M_COUNT) {
 		m->count = v;
-	else
+	} else if (w == M_RCVBUF) {
 		o->rcvbuf = (int)v;
+	} else if (w == M_BATCH) {
+		so->batch = (uint32_t)v;
+		so->fields |= KSTAT_CONFIG_BATCH;
+	} else {
+		so->keyframe = (uint32_t)v;
+		so->fields |= KSTAT_CONFIG_KEYFRAME;
+	}
 	return EXIT_OK;
 }
 
@@ -152,6 +214,7 @@ static int monitor_run(int argc, char **argv)
 		.lost = on_lost,
 		.family = on_family,
 	};
+	struct kstat_sub_opts so = KSTAT_SUB_OPTS_INIT;
 	struct monitor m = { 0 };
 	struct sub_run_opts o = { .ops = &ops, .arg = &m, .done = &m.done };
 	int a, w;
@@ -164,8 +227,12 @@ static int monitor_run(int argc, char **argv)
 		if (a + 1 >= argc)
 			return usage_err("monitor", "\"%s\" needs a value",
 					 monitor_words[w]);
-		if (monitor_arg(w, argv[a + 1], &m, &o))
+		if (monitor_arg(w, argv[a + 1], &m, &o, &so))
 			return EXIT_USAGE;
+	}
+	if (so.fields) {	/* a stream of our own */
+		o.stream = &so;
+		m.own = true;
 	}
 	return sub_run(&o);
 }

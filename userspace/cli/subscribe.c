@@ -50,7 +50,7 @@ static int subscribe(const struct sub_run_opts *o, struct kstat_sub **sub)
 
 	if (!h)
 		return EXIT_FAIL;
-	err = kstat_subscribe(h, o->ops, o->arg, o->rcvbuf, sub);
+	err = kstat_subscribe_opts(h, o->ops, o->stream, o->arg, o->rcvbuf, sub);
 	if (err == -ENOENT) {
 		kstat_err("%s", kstat_last_error(h));
 		return EXIT_FAIL;
@@ -92,6 +92,55 @@ static void pause_ms(unsigned int ms)
 	nanosleep(&ts, NULL);
 }
 
+void sub_stream_at(struct kstat_sub_opts *o, uint64_t interval_ns,
+		   uint32_t sections)
+{
+	uint64_t ms = (interval_ns + MSEC_NS / 2) / MSEC_NS;
+
+	*o = (struct kstat_sub_opts)KSTAT_SUB_OPTS_INIT;
+	o->fields = KSTAT_CONFIG_INTERVAL | KSTAT_CONFIG_SECTIONS |
+		    KSTAT_CONFIG_PERCPU;
+	o->interval_ms = ms < KSTAT_INTERVAL_MIN_MS ? KSTAT_INTERVAL_MIN_MS :
+			 ms > KSTAT_INTERVAL_MAX_MS ? KSTAT_INTERVAL_MAX_MS :
+			 (uint32_t)ms;
+	o->sections = sections;
+	o->percpu = 0;
+}
+
+/*
+ * What to do about the kernel's refusal of a stream of our own (its
+ * limits, docs/robustness.md), after its text.
+ */
+static const char *stream_advice(int err)
+{
+	switch (err) {
+	case -EINVAL:
+		return "ask for a longer interval (kstat config shows min_interval_ms, the floor for users without CAP_NET_ADMIN), or run as root";
+	case -EBUSY:
+		return "every stream the admin allows is in use: ask for the interval and sections of one that kstat stats lists, or have an admin raise max-streams (kstat config set max-streams N)";
+	case -EUSERS:
+		return "too many readers of this user or network namespace: end some, or have an admin raise max-members-user or max-members-net (kstat config set)";
+	default:
+		return NULL;
+	}
+}
+
+/* A dispatch failed: the library's text, and for a stream what to do. */
+static void sub_error(const struct sub_run_opts *o, const struct kstat_sub *sub,
+		      int err)
+{
+	const char *advice = o->stream ? stream_advice(err) : NULL;
+
+	/* EINVAL is the floor's when the kernel says so, not another's */
+	if (err == -EINVAL && !strstr(kstat_sub_last_error(sub), "interval"))
+		advice = NULL;
+
+	if (advice)
+		kstat_err("%s: %s", kstat_sub_last_error(sub), advice);
+	else
+		kstat_err("%s", kstat_sub_last_error(sub));
+}
+
 int sub_run(const struct sub_run_opts *o)
 {
 	unsigned int n, max = 1 + (o->poll ? o->poll->max_fds : 0);
@@ -118,7 +167,7 @@ int sub_run(const struct sub_run_opts *o)
 		if (pfd[0].revents)
 			err = kstat_sub_dispatch(sub);
 		if (err < 0) {
-			kstat_err("%s", kstat_sub_last_error(sub));
+			sub_error(o, sub, err);
 			break;
 		}
 		if (o->poll && !stop_signal) {

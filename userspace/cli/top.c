@@ -35,8 +35,10 @@ static const char top_usage[] =
 	"       kstat top help\n"
 	"\n"
 	"A full-screen view refreshed every TIME: seconds, or with a unit (250ms,\n"
-	"2s, 1m), 10ms to 24h (default 1 s; never faster than the kernel's\n"
-	"sampling interval, see kstat config).  It shows CPU time shares\n"
+	"2s, 1m), 10ms to 24h (default 1 s), from a stream of its own at that\n"
+	"interval (60 s at most); users without CAP_NET_ADMIN may not go below\n"
+	"the floor kstat config shows (min_interval_ms, 250 ms by default).\n"
+	"It shows CPU time shares\n"
 	"for all CPUs (percent; one row per CPU with percpu or the c key),\n"
 	"softirq runs per second, and the IRQs by rate with their totals, chip\n"
 	"and actions.  Keys: q quit; r, t, i, n sort by rate, total, IRQ number,\n"
@@ -725,6 +727,7 @@ int do_top(int argc, char **argv)
 	struct top t = { .delay_ns = 1000000000ULL, .sort = IRQ_SORT_RATE };
 	struct sub_run_opts o = { .ops = &ops, .arg = &t, .done = &t.done };
 	struct held_stderr err = { 0 };
+	struct kstat_sub_opts so;
 	int ret;
 
 	if (argc && is_prefix(argv[0], "help"))
@@ -732,6 +735,9 @@ int do_top(int argc, char **argv)
 	ret = top_parse(&t, argc, argv);
 	if (ret)
 		return ret;
+	/* samples at our refresh, not the admin's interval */
+	sub_stream_at(&so, t.delay_ns, KSTAT_SECTION_ALL);
+	o.stream = &so;
 	/* the module first: its error is clearer on a plain terminal */
 	if (!kstat_handle())
 		return EXIT_FAIL;

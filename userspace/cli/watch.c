@@ -19,8 +19,11 @@ static const char watch_usage[] =
 	"       kstat watch help\n"
 	"\n"
 	"Rates over each interval: TIME in seconds, or with a unit (250ms, 2s,\n"
-	"1m), 10ms to 24h (default 1 s; never shorter than the kernel's\n"
-	"sampling interval, see kstat config).  cpu prints the share of each\n"
+	"1m), 10ms to 24h (default 1 s).  watch subscribes to a stream of its\n"
+	"own at that interval (60 s at most: a longer one spans several\n"
+	"samples) carrying only the section it shows; users without\n"
+	"CAP_NET_ADMIN may not go below the floor kstat config shows\n"
+	"(min_interval_ms, 250 ms by default).  cpu prints the share of each\n"
 	"CPU time field per CPU and for all CPUs (percent: JSON keys user_pct,\n"
 	"nice_pct, ...), irq the top N IRQs\n"
 	"by interrupts per second (default 10) with their chip and actions,\n"
@@ -184,7 +187,12 @@ int do_watch(int argc, char **argv)
 	};
 	struct watch w = { .what = WATCH_CPU, .interval_ns = 1000000000ULL,
 			   .top = 10 };
+	static const uint32_t sections[] = {
+		[WATCH_CPU] = KSTAT_SECTION_CPU, [WATCH_IRQ] = KSTAT_SECTION_IRQ,
+		[WATCH_SOFTIRQ] = KSTAT_SECTION_SOFTIRQ,
+	};
 	struct sub_run_opts o = { .ops = &ops, .arg = &w, .done = &w.done };
+	struct kstat_sub_opts so;
 	int ret;
 
 	if (argc && word_match(watch_words, argv[0]) == W_HELP)
@@ -192,6 +200,9 @@ int do_watch(int argc, char **argv)
 	ret = watch_parse(&w, argc, argv);
 	if (ret)
 		return ret;
+	/* samples at our interval, of what we show: no more, no fewer */
+	sub_stream_at(&so, w.interval_ns, sections[w.what]);
+	o.stream = &so;
 	ret = sub_run(&o);
 	irq_labels_free(&w.names);
 	sample_copy_free(&w.base);

@@ -60,6 +60,40 @@ struct kstat_cputime_1_0 {
 	uint64_t ns[10];		/* USER .. GUEST_NICE */
 };
 
+/*
+ * The structs KSTAT_1.1 added, frozen the same way: 32 bytes of options
+ * on x86-64, 28 on i386 and x32; 56 bytes of stream on each.
+ */
+struct kstat_sub_opts_1_1 {
+	size_t size;
+	uint32_t fields;
+	uint32_t interval_ms;
+	uint32_t sections;
+	int percpu;
+	uint32_t batch;
+	uint32_t keyframe;
+};
+
+struct kstat_limits_1_1 {
+	uint32_t min_interval_ms;
+	uint32_t max_streams;
+	uint32_t max_members_user;
+	uint32_t max_members_net;
+};
+
+struct kstat_stream_1_1 {
+	uint32_t id;
+	uint32_t members;
+	uint64_t samples;
+	uint64_t bytes;
+	uint64_t resyncs;
+	struct kstat_config_1_0 config;
+	uint32_t reserved;
+};
+
+#define KSTAT_SUB_OPTS_SIZE_1_1	sizeof(struct kstat_sub_opts_1_1)
+#define KSTAT_LIMITS_SIZE_1_1	sizeof(struct kstat_limits_1_1)
+#define KSTAT_STREAM_SIZE_1_1	sizeof(struct kstat_stream_1_1)
 #define KSTAT_CONFIG_SIZE_1_0	sizeof(struct kstat_config_1_0)
 #define KSTAT_STATS_SIZE_1_0	sizeof(struct kstat_stats_1_0)
 #define KSTAT_FILTER_SIZE_1_0	sizeof(struct kstat_filter_1_0)
@@ -115,6 +149,13 @@ static inline void *kstat_cputime_at(void *base, size_t size, size_t i)
  */
 int kstat_filter_take(struct kstat_handle *h, const struct kstat_filter *f,
 		      struct kstat_filter *in);
+/*
+ * The caller's subscription options into @in, read with the size they
+ * carry: -EINVAL below the KSTAT_1.1 size or with unknown fields bits,
+ * -E2BIG with unknown fields set.  @o must not be NULL.
+ */
+int kstat_sub_opts_take(struct kstat_handle *h, const struct kstat_sub_opts *o,
+			struct kstat_sub_opts *in);
 /* A handle without a socket (unit tests of what is checked before I/O). */
 struct kstat_handle *kstat_handle_alloc_offline(void);
 /* 0 if the module's family @version is this library's, else -EPROTO. */
@@ -210,6 +251,11 @@ static inline int kstat_reserve(void **arr, size_t *cap, size_t need,
 int kstat_parse_config_nest(const struct nlattr *nest, struct kstat_config *c);
 int kstat_parse_config_msg(const struct nlmsghdr *nlh, struct kstat_config *c);
 int kstat_parse_stats_msg(const struct nlmsghdr *nlh, struct kstat_stats *st);
+/* CONFIG_GET's KSTAT_A_LIMITS; -ENOENT when the reply has none. */
+int kstat_parse_limits_msg(const struct nlmsghdr *nlh, struct kstat_limits *l);
+/* STATS_GET's KSTAT_A_STREAM nests, appended to @l (at its stride). */
+int kstat_parse_streams_msg(const struct nlmsghdr *nlh,
+			    struct kstat_stream_list *l);
 
 /*
  * ---- sections ----
@@ -358,6 +404,12 @@ struct kstat_sub *kstat_sub_alloc(const struct kstat_sub_ops *ops, void *arg);
 struct kstat_sub *kstat_sub_alloc_sz(const struct kstat_sub_ops *ops,
 				     size_t cputime_size, void *arg);
 int kstat_sub_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh);
+/*
+ * Such a subscription asks for a stream of its own with @opts (already
+ * taken by kstat_sub_opts_take()): its SUBSCRIBEs carry them, it joins
+ * no group, and an overrun costs no SUBSCRIBE.
+ */
+void kstat_sub_set_opts(struct kstat_sub *sub, const struct kstat_sub_opts *o);
 /*
  * Messages one kstat_sub_dispatch() reads at most.  Reading until EAGAIN
  * never returns while samples arrive as fast as the callbacks take them

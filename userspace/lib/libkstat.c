@@ -962,3 +962,194 @@ int kstat_family_id(const struct kstat_handle *h)
 {
 	return h->family;
 }
+
+/* ---- streams of a reader's own (KSTAT_1.1) ---- */
+
+/* The structs KSTAT_1.1 added begin with their frozen layouts. */
+#define KSTAT_SAME_MEMBER_1_1(type, member)				\
+	_Static_assert(offsetof(struct type, member) ==			\
+		       offsetof(struct type##_1_1, member) &&		\
+		       sizeof(((struct type *)0)->member) ==		\
+		       sizeof(((struct type##_1_1 *)0)->member),		\
+		       "struct " #type "." #member " moved since 1.1")
+
+KSTAT_SAME_MEMBER_1_1(kstat_sub_opts, size);
+KSTAT_SAME_MEMBER_1_1(kstat_sub_opts, fields);
+KSTAT_SAME_MEMBER_1_1(kstat_sub_opts, interval_ms);
+KSTAT_SAME_MEMBER_1_1(kstat_sub_opts, sections);
+KSTAT_SAME_MEMBER_1_1(kstat_sub_opts, percpu);
+KSTAT_SAME_MEMBER_1_1(kstat_sub_opts, batch);
+KSTAT_SAME_MEMBER_1_1(kstat_sub_opts, keyframe);
+KSTAT_SAME_MEMBER_1_1(kstat_limits, min_interval_ms);
+KSTAT_SAME_MEMBER_1_1(kstat_limits, max_streams);
+KSTAT_SAME_MEMBER_1_1(kstat_limits, max_members_user);
+KSTAT_SAME_MEMBER_1_1(kstat_limits, max_members_net);
+KSTAT_SAME_MEMBER_1_1(kstat_stream, id);
+KSTAT_SAME_MEMBER_1_1(kstat_stream, members);
+KSTAT_SAME_MEMBER_1_1(kstat_stream, samples);
+KSTAT_SAME_MEMBER_1_1(kstat_stream, bytes);
+KSTAT_SAME_MEMBER_1_1(kstat_stream, resyncs);
+KSTAT_SAME_MEMBER_1_1(kstat_stream, config);
+KSTAT_SAME_MEMBER_1_1(kstat_stream, reserved);
+/* The sizes internal.h states, on each ABI (tests/test_lib_abis.sh). */
+_Static_assert(sizeof(struct kstat_sub_opts_1_1) ==
+	       (sizeof(size_t) == 8 ? 32 : 28) &&
+	       sizeof(struct kstat_limits_1_1) == 16 &&
+	       sizeof(struct kstat_stream_1_1) == 56,
+	       "the KSTAT_1.1 structs are not the sizes internal.h says");
+
+#define KSTAT_SUB_OPTS_FIELDS (KSTAT_CONFIG_INTERVAL | KSTAT_CONFIG_BATCH | \
+			       KSTAT_CONFIG_KEYFRAME | KSTAT_CONFIG_SECTIONS | \
+			       KSTAT_CONFIG_PERCPU)
+
+int kstat_sub_opts_take(struct kstat_handle *h, const struct kstat_sub_opts *o,
+			struct kstat_sub_opts *in)
+{
+	if (o->size < KSTAT_SUB_OPTS_SIZE_1_1) {
+		kstat_set_error(h, "struct kstat_sub_opts of %zu bytes is too small: start from KSTAT_SUB_OPTS_INIT",
+				o->size);
+		return -EINVAL;
+	}
+	if (kstat_copy_in(in, sizeof(*in), o, o->size)) {
+		kstat_set_error(h, "struct kstat_sub_opts has fields this libkstat does not know set (%zu bytes, it knows %zu)",
+				o->size, sizeof(*in));
+		return -E2BIG;
+	}
+	if (in->fields & ~(uint32_t)KSTAT_SUB_OPTS_FIELDS) {
+		kstat_set_error(h, "struct kstat_sub_opts: unknown fields 0x%x (KSTAT_CONFIG_*)",
+				in->fields & ~(uint32_t)KSTAT_SUB_OPTS_FIELDS);
+		return -EINVAL;
+	}
+	in->size = sizeof(*in);
+	return 0;
+}
+
+static int parse_limits(const struct nlmsghdr *nlh, void *out)
+{
+	return kstat_parse_limits_msg(nlh, out);
+}
+
+int kstat_limits_get_sz(struct kstat_handle *h, struct kstat_limits *l,
+			size_t size)
+{
+	struct kstat_req r = { .cmd = KSTAT_CMD_CONFIG_GET, .cpu = -1,
+			       .irq = -1 };
+	struct kstat_limits in = { 0 };
+	int err = size_ok(h, "kstat_limits", size, KSTAT_LIMITS_SIZE_1_1);
+
+	if (err)
+		return err;
+	err = kstat_xfer(h, &r, parse_limits, reset_none, &in);
+	if (err == -ENOENT) {
+		kstat_set_error(h, "the kstat module has no stream limits: it is older than this libkstat");
+		err = -EOPNOTSUPP;
+	}
+	kstat_copy_out(l, size, &in, sizeof(in));
+	return err;
+}
+
+struct kstat_limits_change {
+	const struct kstat_limits *l;
+	unsigned int fields;
+};
+
+static int put_limits(struct nl_msg *msg, const void *arg)
+{
+	const struct kstat_limits_change *c = arg;
+	const struct kstat_limits *l = c->l;
+	struct nlattr *nest = nla_nest_start(msg, KSTAT_A_LIMITS);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (((c->fields & KSTAT_LIMITS_MIN_INTERVAL) &&
+	     nla_put_u32(msg, KSTAT_A_LIMITS_MIN_INTERVAL_MS, l->min_interval_ms)) ||
+	    ((c->fields & KSTAT_LIMITS_MAX_STREAMS) &&
+	     nla_put_u32(msg, KSTAT_A_LIMITS_MAX_STREAMS, l->max_streams)) ||
+	    ((c->fields & KSTAT_LIMITS_MAX_MEMBERS_USER) &&
+	     nla_put_u32(msg, KSTAT_A_LIMITS_MAX_MEMBERS_USER, l->max_members_user)) ||
+	    ((c->fields & KSTAT_LIMITS_MAX_MEMBERS_NET) &&
+	     nla_put_u32(msg, KSTAT_A_LIMITS_MAX_MEMBERS_NET, l->max_members_net)))
+		return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+int kstat_limits_set_sz(struct kstat_handle *h, const struct kstat_limits *l,
+			size_t size, unsigned int fields)
+{
+	struct kstat_limits in;
+	struct kstat_limits_change c = { .l = &in, .fields = fields };
+	struct kstat_req r = { .cmd = KSTAT_CMD_CONFIG_SET, .cpu = -1,
+			       .irq = -1, .ack = 1, .put = put_limits,
+			       .put_arg = &c };
+	int err = size_ok(h, "kstat_limits", size, KSTAT_LIMITS_SIZE_1_1);
+
+	if (err)
+		return err;
+	if (kstat_copy_in(&in, sizeof(in), l, size)) {
+		kstat_set_error(h, "struct kstat_limits has fields this libkstat does not know set (%zu bytes, it knows %zu)",
+				size, sizeof(in));
+		return -E2BIG;
+	}
+	return kstat_xfer(h, &r, parse_none, reset_none, NULL);
+}
+
+static int parse_streams(const struct nlmsghdr *nlh, void *out)
+{
+	return kstat_parse_streams_msg(nlh, out);
+}
+
+static void reset_streams(void *out)
+{
+	struct kstat_stream_list *l = out;
+
+	free(l->streams);
+	l->streams = NULL;
+	l->nr = 0;
+}
+
+/* A caller's stride: at least the 1.1 size, aligned as the struct is. */
+static int stream_size_ok(struct kstat_handle *h, size_t size)
+{
+	if (size >= KSTAT_STREAM_SIZE_1_1 &&
+	    size % _Alignof(struct kstat_stream) == 0)
+		return 0;
+	kstat_set_error(h, "sizeof(struct kstat_stream) of %zu bytes is not one this libkstat can lay out (at least %zu, a multiple of %zu)",
+			size, KSTAT_STREAM_SIZE_1_1,
+			(size_t)_Alignof(struct kstat_stream));
+	return -EINVAL;
+}
+
+int kstat_stream_list_get_sz(struct kstat_handle *h,
+			     struct kstat_stream_list **out,
+			     size_t stream_size)
+{
+	struct kstat_req r = { .cmd = KSTAT_CMD_STATS_GET, .cpu = -1,
+			       .irq = -1 };
+	struct kstat_stream_list *l;
+	int err;
+
+	*out = NULL;
+	err = stream_size_ok(h, stream_size);
+	if (err)
+		return err;
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	l->stream_size = stream_size;
+	err = kstat_xfer(h, &r, parse_streams, reset_streams, l);
+	if (err) {
+		kstat_stream_list_free(l);
+		return err;
+	}
+	*out = l;
+	return 0;
+}
+
+void kstat_stream_list_free(struct kstat_stream_list *l)
+{
+	if (!l)
+		return;
+	free(l->streams);
+	free(l);
+}

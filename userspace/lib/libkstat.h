@@ -13,7 +13,8 @@
  *   *_free() call.  Counters are as described in <linux/kstat.h>:
  *   nanoseconds for CPU time, counts for IRQs and softirqs.
  * - A handle is not thread-safe; use one per thread.
- * - ABI (libkstat.so.1, version node KSTAT_1): every public struct can
+ * - ABI (libkstat.so.1, version nodes KSTAT_1 and, for streams of one's
+ *   own, KSTAT_1.1; libkstat.map): every public struct can
  *   grow at its end without breaking a program built against an older,
  *   smaller one.  The library always learns the caller's size:
  *   - Structs the caller allocates and the library fills or reads
@@ -21,8 +22,9 @@
  *     struct kstat_cputime) are passed with their size: the
  *     kstat_*_get() / _set() / kstat_subscribe() names below are macros
  *     over the exported *_sz() functions that add sizeof(*ptr).
- *   - struct kstat_filter carries its size in its first field, set by
- *     KSTAT_FILTER_INIT (a filter may be NULL, so no macro can add it).
+ *   - struct kstat_filter and struct kstat_sub_opts carry their size in
+ *     their first field, set by KSTAT_FILTER_INIT / KSTAT_SUB_OPTS_INIT
+ *     (they may be NULL, so no macro can add it).
  *   - Arrays of struct kstat_cputime the library returns (struct
  *     kstat_cpu_list, struct kstat_sample) are laid out at the caller's
  *     sizeof(struct kstat_cputime), passed by those macros too, so
@@ -337,6 +339,13 @@ struct kstat_sample {
 	struct kstat_arch *arch;
 	size_t nr_arch;
 	uint64_t intr_sum;
+	/*
+	 * Since KSTAT_1.1.  The stream the sample came in: 0 for the default
+	 * stream, else the kernel's id of the subscription's own stream
+	 * (kstat_subscribe_opts()), whose config is @config above (from its
+	 * keyframes: a stream's config never changes).
+	 */
+	uint32_t stream;
 };
 
 enum kstat_lost_reason {
@@ -437,6 +446,127 @@ void kstat_sub_break(struct kstat_sub *sub);
 uint64_t kstat_sub_lost(const struct kstat_sub *sub);
 /* Why the last call on @sub failed. */
 const char *kstat_sub_last_error(const struct kstat_sub *sub);
+
+/* ---- streams of one's own (KSTAT_1.1) ----
+ *
+ * kstat_subscribe() joins the default stream: the "summary" group, at the
+ * configuration an admin sets with kstat_config_set().  A subscription
+ * may instead ask for a stream of its own, at its interval, with its
+ * sections and per-CPU choice (and batch and keyframe cadence): the
+ * kernel keeps one stream per distinct choice, shared by the readers
+ * asking the same, and unicasts its summaries to each member, so no
+ * group is joined.  An admin's later CONFIG_SET does not change it.
+ *
+ * Everything said of subscriptions above holds, with two differences:
+ * - after an overrun the kernel resyncs the member itself (its next
+ *   message is a snapshot): the library does not send SUBSCRIBE again,
+ *   it only looks the family up (a reload may have been lost too);
+ * - after a reload (the family back, of this library's version: the
+ *   check stays at every join) the library sends the same options again.
+ * The kernel refuses what the admin's limits (struct kstat_limits) do not
+ * allow an unprivileged reader: EINVAL below the interval floor, EBUSY
+ * over the stream limit, EUSERS over a member limit.  As for SUBSCRIBE
+ * errors in general, the first kstat_sub_dispatch() returns it and
+ * kstat_sub_last_error() has the kernel's text.  The socket leaves its
+ * stream when it closes (kstat_unsubscribe()).
+ */
+struct kstat_sub_opts {
+	size_t size;		/* sizeof(struct kstat_sub_opts) */
+	uint32_t fields;	/* enum kstat_config_field: those asked for;
+				 * the others take the default stream's
+				 * values at the time of SUBSCRIBE
+				 */
+	uint32_t interval_ms;	/* KSTAT_CONFIG_INTERVAL */
+	uint32_t sections;	/* KSTAT_CONFIG_SECTIONS: KSTAT_SECTION_* */
+	int percpu;		/* KSTAT_CONFIG_PERCPU */
+	uint32_t batch;		/* KSTAT_CONFIG_BATCH */
+	uint32_t keyframe;	/* KSTAT_CONFIG_KEYFRAME */
+	/* New fields go here, at the end: KSTAT_SUB_OPTS_INIT zeroes them. */
+};
+
+/* Start from this: it sets @size, which lets the struct grow. */
+#define KSTAT_SUB_OPTS_INIT { .size = sizeof(struct kstat_sub_opts),	\
+			      .fields = 0 }
+
+/*
+ * kstat_subscribe() with @opts: a stream of its own (NULL: the default
+ * stream, as kstat_subscribe()).  @opts is read with the size it
+ * carries: -EINVAL below the KSTAT_1.1 size or with unknown @fields
+ * bits, -E2BIG with fields this library does not know set.
+ */
+int kstat_subscribe_opts_sz(struct kstat_handle *h,
+			    const struct kstat_sub_ops *ops, size_t ops_size,
+			    size_t cputime_size,
+			    const struct kstat_sub_opts *opts, void *arg,
+			    int rcvbuf, struct kstat_sub **subp);
+#define kstat_subscribe_opts(h, ops, opts, arg, rcvbuf, subp)		\
+	kstat_subscribe_opts_sz((h), (ops), sizeof(*(ops)),		\
+				sizeof(struct kstat_cputime), (opts),	\
+				(arg), (rcvbuf), (subp))
+/*
+ * The subscription's stream: 0 for the default stream, else the id its
+ * last summary carried (0 until the first came).
+ */
+uint32_t kstat_sub_stream(const struct kstat_sub *sub);
+
+/*
+ * What unprivileged readers may ask of streams of their own; readers
+ * with CAP_NET_ADMIN are held to KSTAT_INTERVAL_MIN_MS only.  Passed
+ * with its size, as struct kstat_config.
+ */
+struct kstat_limits {
+	uint32_t min_interval_ms;	/* shortest interval */
+	uint32_t max_streams;		/* streams besides the default */
+	uint32_t max_members_user;	/* own-stream members per uid */
+	uint32_t max_members_net;	/* ... per network namespace */
+};
+
+/* Which fields kstat_limits_set() changes. */
+enum kstat_limits_field {
+	KSTAT_LIMITS_MIN_INTERVAL	= 1 << 0,
+	KSTAT_LIMITS_MAX_STREAMS	= 1 << 1,
+	KSTAT_LIMITS_MAX_MEMBERS_USER	= 1 << 2,
+	KSTAT_LIMITS_MAX_MEMBERS_NET	= 1 << 3,
+};
+
+/* -EOPNOTSUPP: the module has no streams (older than this library). */
+int kstat_limits_get_sz(struct kstat_handle *h, struct kstat_limits *l,
+			size_t size);
+/* Needs CAP_NET_ADMIN: -EPERM otherwise. */
+int kstat_limits_set_sz(struct kstat_handle *h, const struct kstat_limits *l,
+			size_t size, unsigned int fields);
+#define kstat_limits_get(h, l) kstat_limits_get_sz((h), (l), sizeof(*(l)))
+#define kstat_limits_set(h, l, fields) \
+	kstat_limits_set_sz((h), (l), sizeof(*(l)), (fields))
+
+/* One stream of summaries, as STATS_GET lists them. */
+struct kstat_stream {
+	uint32_t id;			/* 0: the default stream */
+	uint32_t members;		/* sockets (0 for the default: it
+					 * multicasts) */
+	uint64_t samples;		/* samples sent */
+	uint64_t bytes;			/* bytes sent, all members */
+	uint64_t resyncs;		/* snapshots to members that overran */
+	struct kstat_config config;
+	uint32_t reserved;		/* 0 */
+};
+
+struct kstat_stream_list {
+	size_t nr;
+	struct kstat_stream *streams;	/* the default first */
+	size_t stream_size;		/* bytes per streams[] element */
+};
+
+/*
+ * Every stream.  @stream_size: the caller's sizeof(struct kstat_stream),
+ * the stride of (*out)->streams.
+ */
+int kstat_stream_list_get_sz(struct kstat_handle *h,
+			     struct kstat_stream_list **out,
+			     size_t stream_size);
+#define kstat_stream_list_get(h, out) \
+	kstat_stream_list_get_sz((h), (out), sizeof(struct kstat_stream))
+void kstat_stream_list_free(struct kstat_stream_list *l);
 
 /* Is @cpu set in an online bitmap from the kernel? */
 int kstat_cpu_is_online(const uint8_t *online, size_t len, unsigned int cpu);

@@ -259,6 +259,109 @@ int kstat_parse_stats_msg(const struct nlmsghdr *nlh, struct kstat_stats *st)
 	return -EBADMSG;
 }
 
+/* ---- streams (KSTAT_1.1) ---- */
+
+static int parse_limits_nest(const struct nlattr *nest, struct kstat_limits *l)
+{
+	const struct nlattr *a;
+	int rem, err = 0;
+
+	memset(l, 0, sizeof(*l));
+	kattr_for_each_nested(a, nest, rem) {
+		switch (kattr_type(a)) {
+		case KSTAT_A_LIMITS_MIN_INTERVAL_MS:
+			err = kstat_get_u32(a, &l->min_interval_ms);
+			break;
+		case KSTAT_A_LIMITS_MAX_STREAMS:
+			err = kstat_get_u32(a, &l->max_streams);
+			break;
+		case KSTAT_A_LIMITS_MAX_MEMBERS_USER:
+			err = kstat_get_u32(a, &l->max_members_user);
+			break;
+		case KSTAT_A_LIMITS_MAX_MEMBERS_NET:
+			err = kstat_get_u32(a, &l->max_members_net);
+			break;
+		}
+		if (err)
+			return err;
+	}
+	return rem <= 0 ? 0 : -EBADMSG;
+}
+
+int kstat_parse_limits_msg(const struct nlmsghdr *nlh, struct kstat_limits *l)
+{
+	const struct nlattr *head, *a;
+	int len, rem, err;
+
+	err = kstat_msg_attrs(nlh, &head, &len);
+	if (err)
+		return err;
+	kattr_for_each(a, head, len, rem)
+		if (kattr_type(a) == KSTAT_A_LIMITS)
+			return parse_limits_nest(a, l);
+	return -ENOENT;
+}
+
+static int parse_stream_attr(const struct nlattr *a, struct kstat_stream *s)
+{
+	switch (kattr_type(a)) {
+	case KSTAT_A_STREAM_ID:
+		return kstat_get_u32(a, &s->id);
+	case KSTAT_A_STREAM_CONFIG:
+		return kstat_parse_config_nest(a, &s->config);
+	case KSTAT_A_STREAM_MEMBERS:
+		return kstat_get_u32(a, &s->members);
+	case KSTAT_A_STREAM_SAMPLES:
+		return kstat_get_u64(a, &s->samples);
+	case KSTAT_A_STREAM_BYTES:
+		return kstat_get_u64(a, &s->bytes);
+	case KSTAT_A_STREAM_RESYNCS:
+		return kstat_get_u64(a, &s->resyncs);
+	default:
+		return 0;	/* newer attributes, and the pad */
+	}
+}
+
+static int parse_stream_nest(const struct nlattr *nest, struct kstat_stream *s)
+{
+	const struct nlattr *a;
+	int rem, err;
+
+	memset(s, 0, sizeof(*s));
+	kattr_for_each_nested(a, nest, rem) {
+		err = parse_stream_attr(a, s);
+		if (err)
+			return err;
+	}
+	return rem <= 0 ? 0 : -EBADMSG;
+}
+
+int kstat_parse_streams_msg(const struct nlmsghdr *nlh,
+			    struct kstat_stream_list *l)
+{
+	size_t stride = l->stream_size ? l->stream_size : sizeof(struct kstat_stream);
+	const struct nlattr *head, *a;
+	struct kstat_stream one;
+	int len, rem, err;
+
+	err = kstat_msg_attrs(nlh, &head, &len);
+	if (err)
+		return err;
+	kattr_for_each(a, head, len, rem) {
+		if (kattr_type(a) != KSTAT_A_STREAM)
+			continue;
+		err = parse_stream_nest(a, &one);
+		if (!err)
+			err = kstat_grow((void **)&l->streams, l->nr, stride);
+		if (err)
+			return err;
+		kstat_copy_out((char *)l->streams + l->nr * stride, stride,
+			       &one, sizeof(one));
+		l->nr++;
+	}
+	return 0;
+}
+
 /* A sample's new configuration: the producer's, as CONFIG_GET's. */
 static int config_apply(struct kstat_state *st, const struct nlattr *a,
 			int key)

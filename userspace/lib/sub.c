@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * libkstat: subscriptions to the "summary" multicast group.
+ * libkstat: subscriptions to the "summary" multicast group, or to a
+ * stream of the subscriber's own (kstat_subscribe_opts(): SUBSCRIBE with
+ * KSTAT_A_CONFIG, summaries unicast to it, each with its stream's id).
  *
  * Each notification is one part of a batch (KSTAT_A_BATCH_SEQ, PART i of
  * PARTS n) and carries sample nests; a sample split over parts repeats its
@@ -12,7 +14,9 @@
  * reported through ops->lost, and the state is not trusted again until a
  * keyframe has rebuilt it.  An overrun is repaired at once: SUBSCRIBE
  * again (its snapshot is a keyframe) and look the family up again (the
- * overrun may have swallowed nlctrl's notification of a reload).  A sample counts as lost when a message that
+ * overrun may have swallowed nlctrl's notification of a reload).  For a
+ * stream of our own the kernel sends the overrun member a snapshot
+ * itself: only the lookup is ours.  A sample counts as lost when a message that
  * held a piece of it is missing; at a part boundary the pieces cannot
  * tell whether a sample continues, so the sample just before a missing
  * part, or the first just after it, counts too.  With one message per
@@ -54,6 +58,15 @@ struct kstat_sub {
 	int64_t rcvbuf_need;		/* for the largest burst seen */
 	int rcvbuf_warned;		/* that the need is not met, once */
 	char errmsg[256];
+
+	/*
+	 * A stream of our own (kstat_subscribe_opts()): SUBSCRIBE carries
+	 * its options, no group is joined, and the kernel resyncs an overrun
+	 * itself.  @stream: the id of the last summary's stream.
+	 */
+	int own;
+	struct kstat_sub_opts opts;
+	uint32_t stream;
 
 	/* the family: its id for SUBSCRIBE, and whether it is there */
 	int family;
@@ -178,6 +191,7 @@ static void sample_begin(struct kstat_sub *sub, const struct piece *p)
 	sub->st.s.timestamp_ns = p->ts;
 	sub->st.s.generation = p->gen;
 	sub->st.s.keyframe = p->key;
+	sub->st.s.stream = sub->stream;
 	sub->st.s.config_changed = 0;
 	sub->st.s.sections = 0;
 	sub->st.s.nr_irqs_changed = 0;
@@ -384,6 +398,24 @@ int kstat_sub_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh)
 	return err;
 }
 
+/*
+ * The stream of a summary (KSTAT_A_SUMMARY_STREAM, absent or 0 for the
+ * default stream): 1 if it is not of the kind we asked for (a multicast
+ * reaching a socket with a stream of its own through a group another
+ * part of the program joined), else 0 with its id noted for the samples.
+ */
+static int summary_stream(struct kstat_sub *sub, const struct nlattr *a)
+{
+	uint32_t id = 0;
+
+	if (a && kstat_get_u32(a, &id))
+		return -EBADMSG;
+	if ((id != 0) != (sub->own != 0))
+		return 1;
+	sub->stream = id;
+	return 0;
+}
+
 static int summary_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh)
 {
 	const struct genlmsghdr *g = NLMSG_DATA(nlh);
@@ -416,6 +448,11 @@ static int summary_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh)
 		goto bad;
 	}
 
+	err = summary_stream(sub, tb[KSTAT_A_SUMMARY_STREAM]);
+	if (err < 0)
+		goto bad;
+	if (err > 0)
+		return 0;	/* another stream's */
 	snap = tb[KSTAT_A_SNAPSHOT] != NULL;
 	sub_burst(sub, parts);
 	if (!snap || part + 1 == parts)
@@ -581,7 +618,9 @@ static void family_back(struct kstat_sub *sub, const struct ctrl_family *f)
 	sub->family = f->id;
 	sub->group = f->group;
 	sub->present = 1;
-	if (sub->sk && f->group < 0) {
+	if (sub->sk && sub->own) {
+		err = sub_request(sub, &sub->sub_seq);	/* the same options */
+	} else if (sub->sk && f->group < 0) {
 		snprintf(sub->errmsg, sizeof(sub->errmsg),
 			 "the kstat family came back without a \"%s\" group",
 			 KSTAT_MCGRP_SUMMARY_NAME);
@@ -736,6 +775,30 @@ static int sub_join(struct kstat_sub *sub, int grp)
 }
 
 /*
+ * A stream of our own: KSTAT_A_CONFIG with the fields asked for (an
+ * empty nest takes every default: still a stream of our own).
+ */
+static int put_opts(struct nl_msg *msg, const struct kstat_sub_opts *o)
+{
+	struct nlattr *nest = nla_nest_start(msg, KSTAT_A_CONFIG);
+
+	if (!nest ||
+	    ((o->fields & KSTAT_CONFIG_INTERVAL) &&
+	     nla_put_u32(msg, KSTAT_A_CONFIG_INTERVAL_MS, o->interval_ms)) ||
+	    ((o->fields & KSTAT_CONFIG_BATCH) &&
+	     nla_put_u32(msg, KSTAT_A_CONFIG_BATCH, o->batch)) ||
+	    ((o->fields & KSTAT_CONFIG_KEYFRAME) &&
+	     nla_put_u32(msg, KSTAT_A_CONFIG_KEYFRAME, o->keyframe)) ||
+	    ((o->fields & KSTAT_CONFIG_SECTIONS) &&
+	     nla_put_u32(msg, KSTAT_A_CONFIG_SECTIONS, o->sections)) ||
+	    ((o->fields & KSTAT_CONFIG_PERCPU) &&
+	     nla_put_u8(msg, KSTAT_A_CONFIG_PERCPU, !!o->percpu)))
+		return -NLE_NOMEM;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+/*
  * SUBSCRIBE from the socket that joined, not the request handle: its
  * snapshot then arrives in order with the multicast, and
  * kstat_sub_dispatch() reads it.  No NLM_F_ACK: the snapshot says it
@@ -750,7 +813,8 @@ static int sub_request(struct kstat_sub *sub, uint32_t *seq)
 
 	if (msg && genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, sub->family, 0,
 			       0, KSTAT_CMD_SUBSCRIBE,
-			       KSTAT_FAMILY_VERSION)) {
+			       KSTAT_FAMILY_VERSION) &&
+	    (!sub->own || put_opts(msg, &sub->opts) == 0)) {
 		ret = nl_send_auto(sub->sk, msg);
 		*seq = nlmsg_hdr(msg)->nlmsg_seq;
 	}
@@ -871,10 +935,12 @@ static int sub_join_groups(struct kstat_sub *sub)
 				 "the kstat module gives no protocol version");
 		return -EPROTO;
 	}
-	if (f.group < 0)
-		return -ENOENT;
 	sub->family = f.id;
 	sub->group = f.group;
+	if (sub->own)
+		return 0;	/* unicast: no group to join */
+	if (f.group < 0)
+		return -ENOENT;
 	return sub_join(sub, f.group);
 }
 
@@ -986,8 +1052,8 @@ void kstat_sub_set_peer(struct kstat_sub *sub, uint32_t port)
 }
 
 static int sub_open(struct kstat_handle *h, const struct kstat_sub_ops *ops,
-		    size_t cputime_size, void *arg, int rcvbuf,
-		    struct kstat_sub **subp)
+		    size_t cputime_size, const struct kstat_sub_opts *opts,
+		    void *arg, int rcvbuf, struct kstat_sub **subp)
 {
 	struct kstat_sub *sub;
 	int err, one = 1;
@@ -996,6 +1062,8 @@ static int sub_open(struct kstat_handle *h, const struct kstat_sub_ops *ops,
 	sub = sub_alloc(ops, sizeof(*ops), cputime_size, arg);
 	if (!sub)
 		return -ENOMEM;
+	if (opts)
+		kstat_sub_set_opts(sub, opts);
 	err = sub_socket(sub);
 	if (err)
 		goto fail;
@@ -1022,7 +1090,7 @@ static int sub_open(struct kstat_handle *h, const struct kstat_sub_ops *ops,
 		goto fail;
 	nl_socket_set_nonblocking(sub->sk);
 
-	/* Joined: now the kernel's producer can see us. */
+	/* Joined (or, for a stream of our own, nothing to join): subscribe. */
 	err = sub_request(sub, &sub->sub_seq);
 	if (err)
 		goto fail;
@@ -1044,13 +1112,30 @@ int kstat_subscribe_sz(struct kstat_handle *h, const struct kstat_sub_ops *ops,
 		       size_t ops_size, size_t cputime_size, void *arg,
 		       int rcvbuf, struct kstat_sub **subp)
 {
+	return kstat_subscribe_opts_sz(h, ops, ops_size, cputime_size, NULL,
+				       arg, rcvbuf, subp);
+}
+
+int kstat_subscribe_opts_sz(struct kstat_handle *h,
+			    const struct kstat_sub_ops *ops, size_t ops_size,
+			    size_t cputime_size,
+			    const struct kstat_sub_opts *opts, void *arg,
+			    int rcvbuf, struct kstat_sub **subp)
+{
+	struct kstat_sub_opts in;
 	struct kstat_sub_ops known;
 	const unsigned char *p = (const void *)ops;
 	size_t i;
+	int err;
 
 	*subp = NULL;
 	if (kstat_cputime_size_check(h, cputime_size))
 		return -EINVAL;
+	if (opts) {
+		err = kstat_sub_opts_take(h, opts, &in);
+		if (err)
+			return err;
+	}
 	/* sample and lost are required; what we do not know must be 0 */
 	if (ops_size < offsetof(struct kstat_sub_ops, family)) {
 		kstat_set_error(h, "struct kstat_sub_ops of %zu bytes is too small",
@@ -1065,7 +1150,19 @@ int kstat_subscribe_sz(struct kstat_handle *h, const struct kstat_sub_ops *ops,
 	}
 	memset(&known, 0, sizeof(known));
 	memcpy(&known, ops, ops_size < sizeof(known) ? ops_size : sizeof(known));
-	return sub_open(h, &known, cputime_size, arg, rcvbuf, subp);
+	return sub_open(h, &known, cputime_size, opts ? &in : NULL, arg,
+			rcvbuf, subp);
+}
+
+void kstat_sub_set_opts(struct kstat_sub *sub, const struct kstat_sub_opts *o)
+{
+	sub->own = 1;
+	sub->opts = *o;
+}
+
+uint32_t kstat_sub_stream(const struct kstat_sub *sub)
+{
+	return sub->own ? sub->stream : 0;
 }
 
 int kstat_sub_rcvbuf(const struct kstat_sub *sub)
@@ -1157,7 +1254,8 @@ static void sub_repair(struct kstat_sub *sub)
 		return;
 	if (sub_lookup(sub))
 		return;
-	if (sub->present && sub_request(sub, &sub->repair_seq))
+	/* the kernel resyncs a member of a stream of its own by itself */
+	if (sub->present && !sub->own && sub_request(sub, &sub->repair_seq))
 		return;
 	sub->repair_wanted = 0;
 	sub->repair_armed = 0;

@@ -67,11 +67,13 @@ static inline int fake_multicast(struct fake *k, struct msg *m, int grp)
 		      (struct sockaddr *)&to, sizeof(to)) < 0 ? -errno : 0;
 }
 
-/* A request the subscription sent us: type, genl cmd, seq. */
+/* A request the subscription sent us: type, genl cmd, seq, attributes. */
 struct req {
 	uint16_t type;
 	uint8_t cmd;
 	uint32_t seq;
+	int len;		/* of attrs, after the genl header */
+	unsigned char attrs[256];
 };
 
 /* Up to @max requests waiting for us, without blocking: how many. */
@@ -89,6 +91,10 @@ static inline int fake_requests(struct fake *k, struct req *r, int max)
 		r[n].type = nlh->nlmsg_type;
 		r[n].cmd = ((struct genlmsghdr *)NLMSG_DATA(nlh))->cmd;
 		r[n].seq = nlh->nlmsg_seq;
+		r[n].len = (int)len - NLMSG_HDRLEN - GENL_HDRLEN;
+		if (r[n].len > (int)sizeof(r[n].attrs))
+			r[n].len = sizeof(r[n].attrs);
+		memcpy(r[n].attrs, buf + NLMSG_HDRLEN + GENL_HDRLEN, r[n].len);
 		n++;
 	}
 	return n;

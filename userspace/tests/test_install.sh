@@ -3,8 +3,8 @@
 # Host unit test: `make install DESTDIR= PREFIX=` installs exactly the
 # files the README lists (CLI, library, headers, libkstat.pc, man pages,
 # bash completion, systemd unit, modules-load.d snippet, module), for
-# PREFIX=/usr and /usr/local; the library exports only versioned KSTAT_1
-# symbols (one node before 1.0, no kstat_parse_*); the installed CLI runs against the installed library;
+# PREFIX=/usr and /usr/local; the library exports only versioned kstat_*
+# symbols (nodes KSTAT_1 and KSTAT_1.1, no kstat_parse_*); the installed CLI runs against the installed library;
 # `pkg-config libkstat` works against the DESTDIR tree and a program built
 # with its flags links and runs, dynamically and statically; and `make
 # uninstall` removes every file it installed.
@@ -51,7 +51,8 @@ man3_links() {	# P: a .so page per public function and macro
 	for f in $(nm -D --defined-only userspace/lib/libkstat.so.1 |
 		   awk '$3 ~ /^kstat_/ { sub(/@.*/, "", $3); print $3 }') \
 		 kstat_config_get kstat_config_set kstat_stats_get kstat_subscribe \
-		 kstat_cpu_get kstat_cpu_list_get; do
+		 kstat_cpu_get kstat_cpu_list_get kstat_subscribe_opts \
+		 kstat_limits_get kstat_limits_set kstat_stream_list_get; do
 		echo "$1/share/man/man3/$f.3"
 	done
 }
@@ -139,9 +140,9 @@ for prefix in /usr /usr/local; do
 	if [[ $prefix == /usr ]]; then
 		check "SONAME is libkstat.so.1" \
 			sh -c "readelf -d '$p/lib/libkstat.so.1' | grep -q 'SONAME.*libkstat.so.1'"
-		# One node before 1.0 (the map was reset): KSTAT_1 only
-		check "every exported symbol is kstat_* in KSTAT_1" \
-			sh -c "! nm -D --defined-only '$p/lib/libkstat.so.1' | awk '\$3 != \"KSTAT_1\"' | grep -Ev ' kstat_[a-z_]*@@KSTAT_1\$'"
+		# 1.0's node and the streams' (the map was reset before 1.0)
+		check "every exported symbol is kstat_* in KSTAT_1 or KSTAT_1.1" \
+			sh -c "! nm -D --defined-only '$p/lib/libkstat.so.1' | awk '\$3 !~ /^KSTAT_1(\\.1)?\$/' | grep -Ev ' kstat_[a-z_]*@@KSTAT_1(\\.1)?\$'"
 		check "no test-only export (kstat_parse_*)" \
 			sh -c "! nm -D --defined-only '$p/lib/libkstat.so.1' | grep -q ' kstat_parse_'"
 		check "structs go with their size (kstat_subscribe_sz, kstat_stats_get_sz)" \

@@ -1,0 +1,398 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Streams of a reader's own, on raw generic netlink sockets.
+
+usage:
+  streams.py watch SECONDS SPEC...   one socket per SPEC, each SUBSCRIBEs
+        with its config and reads for SECONDS; prints one JSON object per
+        socket: {"spec", "err", "extack", "streams": [ids seen],
+        "samples": [[seq, ts_ns, key, snapshot, sections], ...]}
+        (sections: the KSTAT_SECTION_* bits the sample carries items of)
+  streams.py overrun SPEC SLEEP      SUBSCRIBEs with a 4 KiB receive
+        buffer, reads nothing for SLEEP seconds, then reads for 3 s; prints
+        {"enobufs", "samples": [...]} as above
+  streams.py subscribe SPEC          one SUBSCRIBE; prints "ERRNO EXTACK"
+  streams.py hold READY SPEC...      a socket per SPEC SUBSCRIBEs; prints
+        each's "ERRNO EXTACK" line, creates READY, waits for SIGTERM
+  streams.py cycles N SPEC...        N times: a socket SUBSCRIBEs with each
+        SPEC in turn (moving), then closes; prints the failures
+  streams.py storm N SPEC            N SUBSCRIBEs from one socket; prints
+        {"subscribes", "failed", "us_each"}
+  streams.py unsubscribe [SPEC]      UNSUBSCRIBE (after SUBSCRIBE with SPEC,
+        if given); prints "ERRNO EXTACK"
+  streams.py stats                   STATS_GET's streams as JSON lines
+  streams.py limits [K=V...]         CONFIG_SET of the limits given, then
+        CONFIG_GET's limits as JSON (min_interval_ms, max_streams,
+        max_members_user, max_members_net)
+
+SPEC is "interval=MS,sections=BITS,percpu=0|1,batch=N,keyframe=N" with any
+fields left out, or "default" (no config: the default stream, joining
+"summary" first).  The attribute numbers come from the UAPI header.
+"""
+import json
+import os
+import re
+import select
+import signal
+import socket
+import struct
+import sys
+import time
+
+NETLINK_GENERIC = 16
+SOL_NETLINK = 270
+NETLINK_ADD_MEMBERSHIP = 1
+NETLINK_CAP_ACK = 10
+NETLINK_EXT_ACK = 11
+GENL_ID_CTRL = 0x10
+CTRL_CMD_GETFAMILY = 3
+CTRL_ATTR_FAMILY_ID = 1
+CTRL_ATTR_FAMILY_NAME = 2
+CTRL_ATTR_MCAST_GROUPS = 7
+CTRL_ATTR_MCAST_GRP_NAME = 1
+CTRL_ATTR_MCAST_GRP_ID = 2
+NLM_F_REQUEST = 1
+NLM_F_ACK = 4
+NLMSG_ERROR = 2
+NLMSGERR_ATTR_MSG = 1
+NLA_F_NESTED = 0x8000
+
+UAPI = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                    "../../include/uapi/linux/kstat.h")
+
+
+def enum(text, name):
+    body = re.search(r"enum %s \{(.*?)\};" % name, text, re.S).group(1)
+    body = re.sub(r"/\*.*?\*/", "", body, flags=re.S)
+    names = [w.strip() for w in body.split(",")]
+    return {n: i for i, n in enumerate(n for n in names if n and "=" not in n)}
+
+
+with open(UAPI) as f:
+    _H = f.read()
+CMD = enum(_H, "kstat_cmd")
+A = enum(_H, "kstat_attr")
+S = enum(_H, "kstat_sample_attr")
+C = enum(_H, "kstat_config_attr")
+L = enum(_H, "kstat_limits_attr")
+ST = enum(_H, "kstat_stream_attr")
+
+SECTION_OF = {
+    S["KSTAT_A_SAMPLE_CPUTIME"]: 1,
+    S["KSTAT_A_SAMPLE_IRQ"]: 2, S["KSTAT_A_SAMPLE_IRQS"]: 2,
+    S["KSTAT_A_SAMPLE_ARCH"]: 2, S["KSTAT_A_SAMPLE_INTR_SUM"]: 2,
+    S["KSTAT_A_SAMPLE_SOFTIRQ"]: 4,
+}
+CFG_FIELDS = {"interval": ("KSTAT_A_CONFIG_INTERVAL_MS", "=I"),
+              "sections": ("KSTAT_A_CONFIG_SECTIONS", "=I"),
+              "batch": ("KSTAT_A_CONFIG_BATCH", "=I"),
+              "keyframe": ("KSTAT_A_CONFIG_KEYFRAME", "=I"),
+              "percpu": ("KSTAT_A_CONFIG_PERCPU", "=B")}
+LIMIT_FIELDS = {"min_interval_ms": "KSTAT_A_LIMITS_MIN_INTERVAL_MS",
+                "max_streams": "KSTAT_A_LIMITS_MAX_STREAMS",
+                "max_members_user": "KSTAT_A_LIMITS_MAX_MEMBERS_USER",
+                "max_members_net": "KSTAT_A_LIMITS_MAX_MEMBERS_NET"}
+
+
+def attrs(data):
+    off = 0
+    while off + 4 <= len(data):
+        alen, atype = struct.unpack_from("=HH", data, off)
+        if alen < 4:
+            break
+        yield atype & 0x3fff, data[off + 4:off + alen]
+        off += (alen + 3) & ~3
+
+
+def nla(atype, payload):
+    pad = (4 - len(payload) % 4) % 4
+    return struct.pack("=HH", 4 + len(payload), atype) + payload + b"\0" * pad
+
+
+def genl_msg(ftype, cmd, flags, payload=b"", seq=1):
+    body = struct.pack("=BBH", cmd, 1, 0) + payload
+    return struct.pack("=IHHII", 16 + len(body), ftype, flags, seq, 0) + body
+
+
+def messages(buf):
+    off = 0
+    while off + 16 <= len(buf):
+        mlen, mtype, flags, seq, pid = struct.unpack_from("=IHHII", buf, off)
+        if mlen < 16:
+            break
+        yield mtype, flags, buf[off + 16:off + mlen]
+        off += (mlen + 3) & ~3
+
+
+def resolve():
+    s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
+    s.bind((0, 0))
+    s.send(genl_msg(GENL_ID_CTRL, CTRL_CMD_GETFAMILY, NLM_F_REQUEST,
+                    nla(CTRL_ATTR_FAMILY_NAME, b"kstat\0")))
+    fam = grp = None
+    for mtype, _, body in messages(s.recv(65536)):
+        if mtype == NLMSG_ERROR:
+            sys.exit("streams.py: no kstat family")
+        for t, v in attrs(body[4:]):
+            if t == CTRL_ATTR_FAMILY_ID:
+                fam = struct.unpack("=H", v[:2])[0]
+            elif t == CTRL_ATTR_MCAST_GROUPS:
+                for _, g in attrs(v):
+                    d = dict(attrs(g))
+                    if d.get(CTRL_ATTR_MCAST_GRP_NAME, b"").rstrip(b"\0") == b"summary":
+                        grp = struct.unpack("=I", d[CTRL_ATTR_MCAST_GRP_ID][:4])[0]
+    s.close()
+    return fam, grp
+
+
+FAM, GRP = resolve()
+
+
+def config_nest(spec):
+    payload = b""
+    for kv in spec.split(","):
+        k, v = kv.split("=")
+        name, fmt = CFG_FIELDS[k]
+        payload += nla(C[name], struct.pack(fmt, int(v)))
+    return nla(A["KSTAT_A_CONFIG"] | NLA_F_NESTED, payload)
+
+
+def ack_of(body):
+    """(errno, extack text) of an NLMSG_ERROR body."""
+    err = -struct.unpack_from("=i", body)[0]
+    text = ""
+    for t, v in attrs(body[4 + 16:]):	# NETLINK_CAP_ACK: the header only
+        if t == NLMSGERR_ATTR_MSG:
+            text = v.rstrip(b"\0").decode()
+    return err, text
+
+
+def sock(rcvbuf=1 << 20):
+    sk = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
+    sk.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    sk.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
+    sk.setsockopt(SOL_NETLINK, NETLINK_CAP_ACK, 1)
+    sk.bind((0, 0))
+    return sk
+
+
+def request(sk, cmd, payload=b"", seq=1, on_ntf=None):
+    """Send a do; (errno, extack, replies), notifications to on_ntf."""
+    sk.send(genl_msg(FAM, CMD[cmd], NLM_F_REQUEST | NLM_F_ACK, payload, seq))
+    replies = []
+    while True:
+        buf = sk.recv(1 << 20)
+        for mtype, flags, body in messages(buf):
+            if mtype == NLMSG_ERROR:
+                err, text = ack_of(body)
+                return err, text, replies
+            if body[0] == CMD["KSTAT_CMD_SUMMARY_NTF"] and on_ntf:
+                on_ntf(body)
+            else:
+                replies.append(body)
+
+
+def subscribe(sk, spec, on_ntf=None):
+    if spec == "default":
+        sk.setsockopt(SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, GRP)
+        return request(sk, "KSTAT_CMD_SUBSCRIBE", on_ntf=on_ntf)[:2]
+    return request(sk, "KSTAT_CMD_SUBSCRIBE", config_nest(spec),
+                   on_ntf=on_ntf)[:2]
+
+
+class Reader:
+    def __init__(self, spec, rcvbuf=1 << 20):
+        self.spec = spec
+        self.sk = sock(rcvbuf)
+        self.samples, self.streams, self.enobufs = [], set(), 0
+        self.err, self.extack = subscribe(self.sk, spec, self.ntf)
+        self.sk.setblocking(False)
+
+    def ntf(self, body):
+        top = list(attrs(body[4:]))
+        snap = any(t == A["KSTAT_A_SNAPSHOT"] for t, _ in top)
+        for t, v in top:
+            if t == A["KSTAT_A_SUMMARY_STREAM"]:
+                self.streams.add(struct.unpack("=I", v[:4])[0])
+            if t != A["KSTAT_A_SAMPLE"]:
+                continue
+            d = list(attrs(v))
+            dd = dict(d)
+            seq = struct.unpack("=Q", dd[S["KSTAT_A_SAMPLE_SEQ"]][:8])[0]
+            ts = struct.unpack("=Q", dd[S["KSTAT_A_SAMPLE_TIMESTAMP"]][:8])[0]
+            key = S["KSTAT_A_SAMPLE_KEYFRAME"] in dd
+            secs = 0
+            for at, _ in d:
+                secs |= SECTION_OF.get(at, 0)
+            if self.samples and self.samples[-1][0] == seq:
+                self.samples[-1][4] |= secs	# a split sample's piece
+            else:
+                self.samples.append([seq, ts, key, snap, secs])
+
+    def read(self):
+        while True:
+            try:
+                buf = self.sk.recv(1 << 20)
+            except BlockingIOError:
+                return
+            except OSError:
+                self.enobufs += 1
+                continue
+            for mtype, _, body in messages(buf):
+                if mtype != NLMSG_ERROR:
+                    self.ntf(body)
+
+    def result(self):
+        return {"spec": self.spec, "err": self.err, "extack": self.extack,
+                "streams": sorted(self.streams), "enobufs": self.enobufs,
+                "samples": self.samples}
+
+
+def run(readers, seconds):
+    poll = select.poll()
+    by_fd = {r.sk.fileno(): r for r in readers}
+    for fd in by_fd:
+        poll.register(fd, select.POLLIN)
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        for fd, _ in poll.poll(100):
+            by_fd[fd].read()
+
+
+def cmd_watch(args):
+    seconds = float(args[0])
+    readers = [Reader(spec) for spec in args[1:]]
+    run(readers, seconds)
+    for r in readers:
+        print(json.dumps(r.result()))
+
+
+def cmd_overrun(args):
+    r = Reader(args[0], rcvbuf=4096)
+    time.sleep(float(args[1]))
+    run([r], 3)
+    print(json.dumps(r.result()))
+
+
+def cmd_subscribe(args):
+    sk = sock()
+    err, text = subscribe(sk, args[0])
+    print(err, text)
+
+
+def cmd_hold(args):
+    ready, specs = args[0], args[1:]
+    socks = []
+    for spec in specs:
+        sk = sock(1 << 16)
+        err, text = subscribe(sk, spec)
+        print(err, text, flush=True)
+        socks.append(sk)
+    open(ready, "w").close()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    while True:
+        time.sleep(1)
+
+
+def cmd_cycles(args):
+    n, specs = int(args[0]), args[1:]
+    bad = 0
+    for _ in range(n):
+        sk = sock(1 << 16)
+        for spec in specs:	# the second and later move the member
+            err, _ = subscribe(sk, spec)
+            bad += err != 0
+        sk.close()
+    print(bad)
+
+
+def cmd_storm(args):
+    """N SUBSCRIBEs from one socket, each answered with a snapshot."""
+    n, spec = int(args[0]), args[1]
+    sk = sock(8 << 20)
+    subscribe(sk, spec)
+    t0 = time.monotonic_ns()
+    bad = 0
+    for i in range(n):
+        if spec == "default":
+            err = request(sk, "KSTAT_CMD_SUBSCRIBE", seq=i + 2,
+                          on_ntf=lambda b: None)[0]
+        else:
+            err = request(sk, "KSTAT_CMD_SUBSCRIBE", config_nest(spec),
+                          seq=i + 2, on_ntf=lambda b: None)[0]
+        bad += err != 0
+    us = (time.monotonic_ns() - t0) / n / 1000
+    print(json.dumps({"subscribes": n, "failed": bad, "us_each": round(us)}))
+
+
+def cmd_unsubscribe(args):
+    sk = sock()
+    if args:
+        err, text = subscribe(sk, args[0])
+        if err:
+            print(err, text)
+            return
+    err, text, _ = request(sk, "KSTAT_CMD_UNSUBSCRIBE")
+    print(err, text)
+
+
+def cmd_stats(args):
+    sk = sock()
+    err, text, replies = request(sk, "KSTAT_CMD_STATS_GET")
+    if err:
+        sys.exit(f"streams.py: STATS_GET: {os.strerror(err)} {text}")
+    for body in replies:
+        for t, v in attrs(body[4:]):
+            if t != A["KSTAT_A_STREAM"]:
+                continue
+            o = {}
+            for st, sv in attrs(v):
+                if st == ST["KSTAT_A_STREAM_CONFIG"]:
+                    cfg = dict(attrs(sv))
+                    o["interval"] = struct.unpack("=I", cfg[C["KSTAT_A_CONFIG_INTERVAL_MS"]][:4])[0]
+                    o["sections"] = struct.unpack("=I", cfg[C["KSTAT_A_CONFIG_SECTIONS"]][:4])[0]
+                elif st in (ST["KSTAT_A_STREAM_ID"], ST["KSTAT_A_STREAM_MEMBERS"]):
+                    key = "id" if st == ST["KSTAT_A_STREAM_ID"] else "members"
+                    o[key] = struct.unpack("=I", sv[:4])[0]
+                elif st in (ST["KSTAT_A_STREAM_SAMPLES"], ST["KSTAT_A_STREAM_BYTES"],
+                            ST["KSTAT_A_STREAM_RESYNCS"]):
+                    name = [k for k, x in ST.items() if x == st][0]
+                    o[name[len("KSTAT_A_STREAM_"):].lower()] = struct.unpack("=Q", sv[:8])[0]
+            print(json.dumps(o))
+
+
+def cmd_limits(args):
+    sk = sock()
+    if args:
+        payload = b""
+        for kv in args:
+            k, v = kv.split("=")
+            payload += nla(L[LIMIT_FIELDS[k]], struct.pack("=I", int(v)))
+        err, text, _ = request(sk, "KSTAT_CMD_CONFIG_SET",
+                               nla(A["KSTAT_A_LIMITS"] | NLA_F_NESTED, payload))
+        if err:
+            sys.exit(f"streams.py: CONFIG_SET: {os.strerror(err)} {text}")
+    err, text, replies = request(sk, "KSTAT_CMD_CONFIG_GET")
+    o = {}
+    for body in replies:
+        for t, v in attrs(body[4:]):
+            if t == A["KSTAT_A_LIMITS"]:
+                for lt, lv in attrs(v):
+                    for k, name in LIMIT_FIELDS.items():
+                        if L[name] == lt:
+                            o[k] = struct.unpack("=I", lv[:4])[0]
+    print(json.dumps(o))
+
+
+def main():
+    cmds = {"watch": cmd_watch, "overrun": cmd_overrun,
+            "subscribe": cmd_subscribe, "hold": cmd_hold,
+            "cycles": cmd_cycles, "storm": cmd_storm, "unsubscribe": cmd_unsubscribe,
+            "stats": cmd_stats, "limits": cmd_limits}
+    if len(sys.argv) < 2 or sys.argv[1] not in cmds:
+        sys.exit(__doc__)
+    cmds[sys.argv[1]](sys.argv[2:])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,78 @@
+#!/bin/bash
+# Proves: a user with uid 65534 and no capability gets `kstat watch
+# interval 0.25` and `kstat top -b -d 0.25` frames at 250 ms (the mean of
+# their interval_ns within 10 %, each within 50 %) while the admin's
+# default stream samples every 1000 ms: each subscribes to a stream of
+# its own at the kernel's floor for unprivileged readers (250 ms by
+# default).  Below the floor (`watch interval 0.1`, `top -b -d 0.1`,
+# `monitor interval 100ms`) the kernel refuses: exit 1, one `kstat: ...`
+# line with the kernel's extended ACK about the interval and what to do.
+# Root shows and sets the limits (`kstat config set min-interval 500ms
+# max-streams 16 ...`, text and JSON), the floor moves with them, and a
+# user cannot set them.  With the old CLI and module the frames came at
+# the admin's 1000 ms and nothing was refused.
+# timeout: 180
+# leave-out: userspace-only
+source tests/lib.sh
+require_cmd setpriv jq
+require_kstat
+t_cleanup "$KSTAT" config set interval 1000 batch 1 keyframe 10 sections all percpu off
+
+nobody() {
+	setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all \
+		--bounding-set=-all -- "$@"
+}
+"$KSTAT" config set interval 1000 sections all
+
+# frames FILE WHAT: FILE's objects (after the first) are 250 ms apart
+frames() {
+	local n mean
+	n=$(jq -s 'length' "$1")
+	mean=$(jq -s '[.[].interval_ns] | add / length / 1e6' "$1")
+	t_log "$2: $n frames, interval_ns $(jq -s -c '[.[].interval_ns / 1e6 | floor]' "$1") ms"
+	((n >= 5)) || t_fail "$2: $n frames"
+	jq -e -n --argjson m "$mean" '$m >= 225 and $m <= 275' >/dev/null ||
+		t_fail "$2: frames $mean ms long on average, not 250 +- 10 %"
+	jq -s -e 'all(.[]; .interval_ns >= 125000000 and .interval_ns <= 375000000)' "$1" >/dev/null ||
+		t_fail "$2: a frame outside 250 ms +- 50 %"
+}
+
+assert_ok nobody timeout "$(t_scaled 60)" "$KSTAT" -j watch cpu interval 0.25 count 6
+echo "$T_OUT" >"$TMPDIR/watch"
+frames "$TMPDIR/watch" "watch interval 0.25 as uid 65534"
+
+assert_ok nobody timeout "$(t_scaled 60)" "$KSTAT" -j top -b -d 0.25 -n 6
+echo "$T_OUT" >"$TMPDIR/top"
+frames "$TMPDIR/top" "top -b -d 0.25 as uid 65534"
+
+# refused: below the floor
+for cmd in "watch cpu interval 0.1 count 1" "top -b -d 0.1 -n 1" \
+	   "monitor interval 100ms count 1"; do
+	# shellcheck disable=SC2086  # the words of the command
+	assert_exit 1 nobody timeout "$(t_scaled 30)" "$KSTAT" $cmd
+	t_log "$cmd: $T_ERR"
+	assert_eq 1 "$(wc -l <<<"$T_ERR")" "$cmd: one line on stderr"
+	assert_match '^kstat: cannot subscribe to the summaries: .*interval.*: ask for a longer interval' \
+		"$T_ERR" "$cmd: the kernel's text and what to do"
+done
+# root is held to the 10 ms minimum only
+assert_ok timeout "$(t_scaled 30)" "$KSTAT" -j monitor interval 100ms count 2
+
+# The limits: root shows and sets them (text and JSON), the floor moves
+# with min-interval, and a user cannot change them.
+limits=$("$KSTAT" -j config show | jq -c .limits)
+t_log "limits: $limits"
+jq -e '.min_interval_ms == 250 and .max_streams > 0 and .max_members_user > 0 and
+	.max_members_net > 0' <<<"$limits" >/dev/null || t_fail "default limits: $limits"
+# shellcheck disable=SC2046  # the words of the restoring command
+t_cleanup "$KSTAT" config set $(jq -r '"min-interval \(.min_interval_ms) max-streams \(.max_streams) max-members-user \(.max_members_user) max-members-net \(.max_members_net)"' <<<"$limits")
+assert_ok "$KSTAT" config set min-interval 500ms max-streams 16 max-members-user 64 max-members-net 256
+assert_eq '{"min_interval_ms":500,"max_streams":16,"max_members_user":64,"max_members_net":256}' \
+	"$("$KSTAT" -j config show | jq -c .limits)" "limits after config set"
+assert_ok "$KSTAT" config show
+assert_match '^limits min_interval_ms 500 max_streams 16 max_members_user 64 max_members_net 256$' \
+	"$T_OUT" "the limits' line in text"
+assert_exit 1 nobody timeout "$(t_scaled 30)" "$KSTAT" watch cpu interval 0.25 count 1
+assert_match 'ask for a longer interval' "$T_ERR" "250 ms below a 500 ms floor"
+assert_exit 1 nobody "$KSTAT" config set min-interval 10ms
+assert_match 'CAP_NET_ADMIN' "$T_ERR" "a user setting the floor"
