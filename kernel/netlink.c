@@ -480,7 +480,6 @@ static int kst_nl_unsubscribe_doit(struct sk_buff *skb,
 	return kst_summary_unsubscribe(genl_info_net(info), info->snd_portid,
 				       info->extack);
 }
-}
 
 /* ---- the family ---------------------------------------------------------- */
 
