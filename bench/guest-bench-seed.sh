@@ -6,7 +6,8 @@
 # The guest has 96 CPUs; synthetic IRQs from kstat_irqsim bring the number
 # of IRQ descriptors to BENCH_SEED_IRQS (2824, the seed's machine).  Then
 # one kstat-bench run: the seed's 10,000 reads of /proc/stat first, then
-# kstat's CPU GET, IRQ dump, procfs files, agent and summary figures.
+# kstat's CPU GET, IRQ dump, procfs files, agent and summary figures, and
+# per-CPU IRQ counts against totals (the synthetic IRQs fired affine).
 # Results into the writable results share.  Not a test: nothing is timed
 # against a limit.
 # timeout: 3000
@@ -36,6 +37,11 @@ if ((n > 0)); then
 else
 	n=0
 fi
+# Affine, as on real machines: synthetic IRQ i fires (i % 7) + 1 times on
+# CPU i % CPUs, so each has its count on one CPU (what per-CPU records
+# are for; kstat-bench's percpu metric measures them).
+for ((i = 0; i < n; i++)); do echo "$i $((i % cpus)) $((i % 7 + 1))"; done \
+	>"$IRQSIM_DIR/fire"
 descs=$(descriptors)
 ((descs == target)) ||
 	echo "guest-bench-seed: $descs IRQ descriptors, not $target ($before before irqsim, $n synthetic)" >&2
@@ -44,9 +50,9 @@ file=$out/seed-cpus-$cpus.txt
 {
 	echo "config irqs $n cpus $cpus descriptors $descs"
 	echo "# descriptors before irqsim: $before; guest memory: $(awk '/MemTotal/ { print $2, $3 }' /proc/meminfo)"
-	echo "# kstat-bench $args seed floor cpu raw irq files agent summary sections"
+	echo "# kstat-bench $args seed floor cpu raw irq files agent summary sections percpu"
 	# shellcheck disable=SC2086
-	bench/kstat-bench $args seed floor cpu raw irq files agent summary sections
+	bench/kstat-bench $args seed floor cpu raw irq files agent summary sections percpu
 	echo "# kstat stats after the run:"
 	"$KSTAT" stats | sed 's/^/# /'
 } >"$file" || t_fail "kstat-bench failed at $cpus CPUs, $descs descriptors"

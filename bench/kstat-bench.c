@@ -557,8 +557,16 @@ static void kstat_irq_percpu(void)
 	kstat_irq_list_free(l);
 }
 
-/* The bytes of one IRQ dump with @flags, over a raw socket. */
-static uint64_t raw_dump_bytes(uint32_t flags)
+/*
+ * The shape of one IRQ dump with @flags, over a raw socket: its bytes,
+ * its messages and the reads it took (one per skb, that is one per
+ * dumpit call: a completed dump's NLMSG_DONE rides in its last skb).
+ */
+struct dump_shape {
+	uint64_t bytes, msgs, reads;
+};
+
+static struct dump_shape raw_dump_shape(uint32_t flags)
 {
 	struct {
 		struct nlmsghdr nlh;
@@ -573,7 +581,7 @@ static uint64_t raw_dump_bytes(uint32_t flags)
 		       .nla_type = KSTAT_A_SEL_FLAGS },
 		.flags = flags,
 	};
-	uint64_t bytes = 0;
+	struct dump_shape d = { 0 };
 	ssize_t n;
 
 	if (!flags)
@@ -586,14 +594,35 @@ static uint64_t raw_dump_bytes(uint32_t flags)
 		n = recv(raw_fd, buf, 64 * 1024, 0);
 		if (n < 0)
 			die("raw recv", -errno);
+		d.reads++;
 		for (; NLMSG_OK(nlh, n); nlh = NLMSG_NEXT(nlh, n)) {
 			if (nlh->nlmsg_type == NLMSG_DONE)
-				return bytes;
+				return d;
 			if (nlh->nlmsg_type == NLMSG_ERROR)
 				die("raw dump", -EIO);
-			bytes += nlh->nlmsg_len;
+			d.bytes += nlh->nlmsg_len;
+			d.msgs++;
 		}
 	}
+}
+
+static uint64_t raw_dump_bytes(uint32_t flags)
+{
+	return raw_dump_shape(flags).bytes;
+}
+
+/* What a totals dump takes: bytes, messages, dumpit calls. */
+static void dump_shape_values(const char *name, uint32_t flags)
+{
+	struct dump_shape d = raw_dump_shape(flags);
+	char n[64];
+
+	snprintf(n, sizeof(n), "%s_bytes", name);
+	value(n, d.bytes, "bytes");
+	snprintf(n, sizeof(n), "%s_msgs", name);
+	value(n, d.msgs, "messages");
+	snprintf(n, sizeof(n), "%s_reads", name);
+	value(n, d.reads, "dumpit-calls");
 }
 
 static void set_percpu(int on)
@@ -796,6 +825,7 @@ int main(int argc, char **argv)
 		raw_open();
 		report("irq_libkstat_vs_raw", k, measure(raw_irq_totals, CLOCK_MONOTONIC),
 		       "us/read");
+		dump_shape_values("irq_dump", 0);
 	}
 	if (wanted(argc, argv, "raw"))
 		metric_raw(floor_);

@@ -131,6 +131,24 @@ def main():
         out.append(goal14_row(cfg, m, v))
     out.append("")
 
+    out.append("## Issue 26's goal for totals dumps, this run (nothing here is asserted)\n")
+    out.append("A totals IRQ dump (IRQ_GET dump without flags) in one dumpit call and at "
+               "most 0.5× one /proc/stat read (its intr line parsed), by the raw client; "
+               "its shape from the same client (one read per dumpit call).\n")
+    out.append("| cpus | irqs | raw dump ÷ /proc/stat (≤ 0.5×) | libkstat dump ÷ /proc/stat "
+               "| dumpit calls | messages | bytes |")
+    out.append("|---|---|---|---|---|---|---|")
+    for cfg, m, v in runs:
+        if "irq_vs_stat_intr" not in m or "irq_libkstat_vs_raw" not in m:
+            continue
+        stat = m["irq_vs_stat_intr"][0]
+        lib, raw = m["irq_libkstat_vs_raw"][0], m["irq_libkstat_vs_raw"][2]
+        shape = [f"{v[k][0]:.0f}" if k in v else "-"
+                 for k in ("irq_dump_reads", "irq_dump_msgs", "irq_dump_bytes")]
+        out.append(f"| {cfg['cpus']} | {cfg['irqs']} | {raw / stat:.2f}× | {lib / stat:.2f}× | "
+                   + " | ".join(shape) + " |")
+    out.append("")
+
     out.append("## Earlier goals\n")
     out.append("| goal | measured | met |")
     out.append("|---|---|---|")

@@ -434,12 +434,14 @@ cancel:
  */
 #define KST_CHUNK_WORDS	1024
 /*
- * A dump's chunks with records are smaller still: at most this many IRQs
- * and record words (and the last record), so that the largest is below
- * the largest IRQ nest and a dump's buffer need not grow for them.
+ * A dump's chunks with records are smaller: at most this many IRQs and
+ * record words (1 KiB, and the last record), so that the largest, which
+ * sizes every dumpit call's buffer (kst_irq_dump_alloc()), stays about
+ * 2 KiB plus one array; as many IRQs as a totals chunk, so that the
+ * common one-word records add little more than their word.
  */
-#define KST_DUMP_CHUNK_PCPU	32
-#define KST_DUMP_CHUNK_WORDS	96
+#define KST_DUMP_CHUNK_PCPU	KST_CHUNK
+#define KST_DUMP_CHUNK_WORDS	256
 
 struct kst_irqs_chunk {
 	u32 first;			/* dense: IRQ number of bit 0 */
@@ -447,6 +449,7 @@ struct kst_irqs_chunk {
 	u32 nr;				/* IRQs in the chunk */
 	bool dense;			/* else ids[] */
 	bool incremental;		/* incs[] instead of counts[] */
+	bool wide;			/* a count above U32_MAX */
 	u32 nr_cpus;			/* per-CPU records' arrays, 0: none */
 	u32 nr_words;			/* in recs[] */
 	u32 max_nr, max_words;		/* full at either, with records */
@@ -461,6 +464,7 @@ static void kst_chunk_start(struct kst_irqs_chunk *c, bool dense, u32 first)
 {
 	c->dense = dense;
 	c->incremental = false;
+	c->wide = false;
 	c->first = first;
 	c->span = 0;
 	c->nr = 0;
@@ -480,6 +484,7 @@ static void kst_chunk_add(struct kst_irqs_chunk *c, u32 irq, u64 count)
 	} else {
 		c->ids[c->nr] = irq;
 	}
+	c->wide |= count > U32_MAX;
 	c->counts[c->nr++] = count;
 }
 
@@ -496,6 +501,29 @@ static bool kst_chunk_full(const struct kst_irqs_chunk *c)
 	return c->nr == KST_CHUNK ||
 	       (c->nr_cpus &&
 		(c->nr >= c->max_nr || c->nr_words >= c->max_words));
+}
+
+/*
+ * The counts: 32-bit when every one fits, which a dump's always do (they
+ * are the kernel's 32-bit totals) and a keyframe's nearly always: half
+ * the bytes, and a 4096-IRQ totals dump in one dumpit call.
+ */
+static int kst_chunk_put_counts(struct sk_buff *skb,
+				const struct kst_irqs_chunk *c)
+{
+	struct nlattr *attr;
+	u32 *out, i;
+
+	if (c->wide)
+		return nla_put(skb, KSTAT_A_IRQS_COUNTS, c->nr * sizeof(u64),
+			       c->counts);
+	attr = nla_reserve(skb, KSTAT_A_IRQS_COUNTS32, c->nr * sizeof(u32));
+	if (!attr)
+		return -EMSGSIZE;
+	out = nla_data(attr);
+	for (i = 0; i < c->nr; i++)
+		out[i] = c->counts[i];
+	return 0;
 }
 
 static int kst_chunk_put(struct sk_buff *skb, int type,
@@ -517,8 +545,7 @@ static int kst_chunk_put(struct sk_buff *skb, int type,
 		err = nla_put(skb, KSTAT_A_IRQS_INCREMENTS,
 			      c->nr * sizeof(u32), c->incs);
 	else if (!err)
-		err = nla_put(skb, KSTAT_A_IRQS_COUNTS, c->nr * sizeof(u64),
-			      c->counts);
+		err = kst_chunk_put_counts(skb, c);
 	if (!err && c->nr_cpus)
 		err = nla_put_u32(skb, KSTAT_A_IRQS_NR_CPUS, c->nr_cpus) ?:
 		      nla_put(skb, KSTAT_A_IRQS_CPUS,
@@ -986,27 +1013,23 @@ static int kst_irq_dump(struct kst_dump *d, void *data)
 }
 
 /*
- * The largest chunk of @nr IRQs: dense (its first IRQ and bitmap) or
- * listed (an id per IRQ, the bigger), with a count per IRQ, and with
- * @words of per-CPU records (and the last record, up to an array).
+ * The largest chunk of a dump of @nr IRQs: dense (its first IRQ and
+ * bitmap) or listed (an id per IRQ, the bigger), with a 32-bit count per
+ * IRQ (a dump's counts are the kernel's 32-bit totals), and with
+ * per-CPU records of @nr_cpus CPUs (0: none): @words of them, then the
+ * last record, up to the whole array.
  */
-static size_t kst_chunk_size(unsigned int nr, unsigned int words)
+static size_t kst_dump_chunk_size(unsigned int nr, unsigned int words,
+				  unsigned int nr_cpus)
 {
 	size_t dense = nla_total_size(sizeof(u32)) +
 		       nla_total_size(KST_CHUNK / 8);
 	size_t listed = nla_total_size(nr * sizeof(u32));
-	size_t recs = !words ? 0 : nla_total_size(sizeof(u32)) +
-		      nla_total_size((words + nr_cpu_ids) * sizeof(u32));
+	size_t recs = !nr_cpus ? 0 : nla_total_size(sizeof(u32)) +
+		      nla_total_size((words + nr_cpus) * sizeof(u32));
 
 	return nla_total_size(0) + max(dense, listed) +
-	       nla_total_size(nr * sizeof(u64)) + recs;
-}
-
-/* A dump's largest chunk: totals only, or with per-CPU records. */
-static size_t kst_chunk_max_size(void)
-{
-	return max(kst_chunk_size(KST_CHUNK, 0),
-		   kst_chunk_size(KST_DUMP_CHUNK_PCPU, KST_DUMP_CHUNK_WORDS));
+	       nla_total_size(nr * sizeof(u32)) + recs;
 }
 
 /* The largest IRQ nest @sel can ask for: its CPUs, all metadata. */
@@ -1044,19 +1067,25 @@ static size_t kst_irq_trailer_size(void)
 }
 
 /*
- * The largest object of a dump of @sel: a chunk for totals only, else
- * an IRQ nest with what @sel asks; an arch row with KSTAT_F_ARCH; the
- * trailer.  Not all CPUs and all metadata for every dump: an skb that
- * large is allocated for every dumpit call of the dump.
+ * The largest object of a dump of @sel, which is what it asked for: an
+ * IRQ nest with KSTAT_F_META (with @sel's CPUs' counts under
+ * KSTAT_F_PERCPU), else a chunk (with records of @sel's CPUs under
+ * KSTAT_F_PERCPU); an arch row with KSTAT_F_ARCH; the trailer.  Not all
+ * CPUs and all metadata for every dump: an skb that large is allocated
+ * for every dumpit call of the dump.
  */
 static size_t kst_irq_dump_alloc(const struct kst_sel *sel)
 {
 	size_t size = kst_irq_trailer_size();
 
-	if (sel->flags & (KSTAT_F_PERCPU | KSTAT_F_META))
+	if (sel->flags & KSTAT_F_META)
 		size = max(size, kst_irq_nest_max_size(sel));
+	else if (sel->flags & KSTAT_F_PERCPU)
+		size = max(size, kst_dump_chunk_size(KST_DUMP_CHUNK_PCPU,
+						     KST_DUMP_CHUNK_WORDS,
+						     kst_sel_nr_cpus(sel)));
 	else
-		size = max(size, kst_chunk_max_size());
+		size = max(size, kst_dump_chunk_size(KST_CHUNK, 0, 0));
 	if (sel->flags & KSTAT_F_ARCH)
 		size = max(size, kst_arch_max_size(sel));
 	return size;

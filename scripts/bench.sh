@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # scripts/bench.sh - what `make bench` runs: bench/guest-bench.sh in a
-# 2-CPU and an 8-CPU guest, bench/parse-cost.sh on the host, then
+# 2-, a 4- and an 8-CPU guest (BENCH_SMP), bench/parse-cost.sh on the host, then
 # bench/report.py into docs/performance.md (with docs/performance-seed.md,
 # the section `make bench-seed` writes, at its end).
 set -euo pipefail
@@ -12,7 +12,7 @@ res=build/bench
 if [[ -z ${BENCH_REPORT_ONLY:-} ]]; then
 	rm -rf "$res" build/vm/results/bench
 	mkdir -p "$res"
-	for smp in ${BENCH_SMP:-2 8}; do
+	for smp in ${BENCH_SMP:-2 4 8}; do
 		SMP=$smp tests/vm/run-guest.sh bench/guest-bench.sh
 		cp build/vm/results/bench/*.txt "$res/"
 	done
@@ -21,7 +21,7 @@ fi
 {
 	echo "# kstat performance"
 	echo
-	echo "Reproduce with \`make bench\` (about 5 minutes here: two guest boots under TCG)."
+	echo "Reproduce with \`make bench\` (about 8 minutes here: three guest boots under TCG)."
 	echo "Every figure is a ratio measured in one guest run, kstat against /proc;"
 	echo "absolute times are TCG's and only mean something side by side."
 	echo

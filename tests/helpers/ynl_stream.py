@@ -117,13 +117,15 @@ class State:
             self.irqs = {}
             self.rows = {}
         for chunk in s.get('irqs', []):
+            # 32-bit counts where all of a chunk's fit, else 64-bit
+            counts = chunk.get('counts32', chunk.get('counts'))
             if 'first' in chunk:
                 ids = [chunk['first'] + i
                        for i in present_bits(chunk['present'])]
-                if len(ids) != len(chunk['counts']):
+                if len(ids) != len(counts):
                     fail(f"seq {s['seq']}: {len(ids)} IRQs present, "
-                         f"{len(chunk['counts'])} counts")
-                self.irqs.update(zip(ids, chunk['counts']))
+                         f"{len(counts)} counts")
+                self.irqs.update(zip(ids, counts))
             elif 'increments' in chunk:
                 if key:
                     fail(f"seq {s['seq']}: increments in a keyframe")
@@ -131,7 +133,7 @@ class State:
                     self.irqs[irq] += inc
                     self.increments += inc
             else:
-                self.irqs.update(zip(chunk['ids'], chunk['counts']))
+                self.irqs.update(zip(chunk['ids'], counts))
         for chunk in s.get('cputime', []):
             n = chunk['fields']
             vals = chunk.get('values', [])

@@ -32,6 +32,10 @@
  *                          the same without metadata: the IRQs come in
  *                          packed chunks, and the layout is found by
  *                          probing list lengths and read sizes
+ *   nlraw dump-counts      a totals dump (no attributes), decoded here:
+ *                          "IRQ COUNT" lines; on stderr the reads it took
+ *                          (one per dumpit call) and its chunks with 32-
+ *                          and 64-bit counts
  *   nlraw record-dump CMD FLAGS FILE
  *                          record the reply messages of a CMD (cpu, irq,
  *                          softirq) dump with KSTAT_A_SEL_FLAGS=FLAGS
@@ -149,6 +153,108 @@ static int dump_irqs(int bytes, int delay_ms)
 	if (st.interrupted)
 		return 3;
 	return st.dupes || st.intr != 1;
+}
+
+/* ---- a totals dump, decoded here: its shape and its counts ---- */
+
+struct counts_state {
+	unsigned int reads, chunks, counts32, counts64, irqs;
+	int bad;
+};
+
+/* One chunk (KSTAT_A_IRQS): "IRQ COUNT" per IRQ, decoded by hand. */
+static void counts_chunk(const struct nlattr *nest, struct counts_state *st)
+{
+	const struct nlattr *a, *first = NULL, *present = NULL, *ids = NULL;
+	const struct nlattr *c32 = NULL, *c64 = NULL;
+	uint32_t irq[KSTAT_IRQS_CHUNK_MAX], w;
+	unsigned int n = 0, i, bit, len, width;
+	const uint8_t *p;
+	uint64_t v;
+
+	mnl_attr_for_each_nested(a, nest) {
+		switch (mnl_attr_get_type(a)) {
+		case KSTAT_A_IRQS_FIRST: first = a; break;
+		case KSTAT_A_IRQS_PRESENT: present = a; break;
+		case KSTAT_A_IRQS_IDS: ids = a; break;
+		case KSTAT_A_IRQS_COUNTS32: c32 = a; break;
+		case KSTAT_A_IRQS_COUNTS: c64 = a; break;
+		}
+	}
+	st->chunks++;
+	st->counts32 += !!c32;
+	st->counts64 += !!c64;
+	if (first && present) {
+		p = mnl_attr_get_payload(present);
+		for (bit = 0; bit < mnl_attr_get_payload_len(present) * 8u &&
+		     n < KSTAT_IRQS_CHUNK_MAX; bit++)
+			if (p[bit / 8] >> (bit % 8) & 1)
+				irq[n++] = mnl_attr_get_u32(first) + bit;
+	} else if (ids) {
+		for (i = 0; i < mnl_attr_get_payload_len(ids) / 4 &&
+		     n < KSTAT_IRQS_CHUNK_MAX; i++)
+			memcpy(&irq[n++], (const char *)mnl_attr_get_payload(ids) + 4 * i, 4);
+	}
+	a = c32 ? c32 : c64;
+	width = c32 ? 4 : 8;
+	len = a ? mnl_attr_get_payload_len(a) : 0;
+	if (!a || !!c32 == !!c64 || len != n * width) {
+		st->bad++;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (c32) {
+			memcpy(&w, (const char *)mnl_attr_get_payload(a) + 4 * i, 4);
+			v = w;
+		} else {
+			memcpy(&v, (const char *)mnl_attr_get_payload(a) + 8 * i, 8);
+		}
+		printf("%u %llu\n", irq[i], (unsigned long long)v);
+		st->irqs++;
+	}
+}
+
+static int counts_attr_cb(const struct nlattr *a, void *data)
+{
+	if (mnl_attr_get_type(a) == KSTAT_A_IRQS)
+		counts_chunk(a, data);
+	return MNL_CB_OK;
+}
+
+static int counts_msg_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), counts_attr_cb,
+			      data);
+}
+
+/*
+ * A totals dump (IRQ_GET without attributes) on the socket that looked
+ * the family up (a 1 MiB read: the kernel's dump skbs are then as large
+ * as it makes them, 32 KiB), read 64 KiB at a time, decoded without
+ * libkstat: "IRQ COUNT" lines, then on stderr the reads it took (one per
+ * dumpit call), its chunks and how many had 32- and 64-bit counts.
+ */
+static int dump_counts(void)
+{
+	struct counts_state st = { 0 };
+	struct nlmsghdr *nlh = kstat_msg_put(buf, KSTAT_CMD_IRQ_GET, NLM_F_DUMP);
+	int n, ret = MNL_CB_OK;
+
+	nlh->nlmsg_seq = 44;
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
+		return 1;
+	while (ret > MNL_CB_STOP) {
+		n = mnl_socket_recvfrom(nl, buf, 64 * 1024);
+		if (n < 0) {
+			perror("nlraw: recv");
+			return 1;
+		}
+		st.reads++;
+		ret = mnl_cb_run(buf, n, 44, 0, counts_msg_cb, &st);
+	}
+	fprintf(stderr, "reads %u chunks %u counts32 %u counts64 %u irqs %u bad %d\n",
+		st.reads, st.chunks, st.counts32, st.counts64, st.irqs, st.bad);
+	return ret < 0 || st.bad ? 1 : 0;
 }
 
 /* ---- a trailer that does not fit after its header ---- */
@@ -558,13 +664,15 @@ int main(int argc, char **argv)
 	if (argc == 5 && !strcmp(argv[1], "dump-trailer"))
 		return dump_trailer(strtoul(argv[2], NULL, 0),
 				    strtoul(argv[3], NULL, 0), argv[4]);
+	if (argc == 2 && !strcmp(argv[1], "dump-counts"))
+		return dump_counts();
 	if (argc == 5 && !strcmp(argv[1], "record-dump"))
 		return record_dump(argv[2], strtoul(argv[3], NULL, 0), argv[4]);
 	if (argc == 4 && !strcmp(argv[1], "record-summary"))
 		return record_summary(atoi(argv[2]), argv[3]);
 	fprintf(stderr, "usage: nlraw cases [unpriv | subscribe] [-v] | "
 		"fuzz [-n COUNT] [-s SEED] [-t SECONDS] [-d SECONDS] | dump-irqs BYTES | "
-		"dump-trailer STABLE CHANGING CMD [packed] | "
+		"dump-trailer STABLE CHANGING CMD [packed] | dump-counts | "
 		"record-dump CMD FLAGS FILE | record-summary N FILE | boottime | "
 		"subscribe-storm RATE SECONDS [WORKERS] | netns-subscribe N SECONDS\n");
 	return 2;

@@ -301,6 +301,8 @@ struct kstat_reply {
 	 * allocated): a dump may start it at the size the last one needed.
 	 */
 	size_t irqs_cap;
+	/* Words the last dump's per-CPU arrays took: the first block's. */
+	size_t percpu_hint;
 };
 
 /* A subscriber's counters: the sample being assembled, and its storage. */
@@ -389,6 +391,7 @@ int kstat_parse_irq_msg(const struct nlmsghdr *nlh, struct kstat_irq_list *l);
 int kstat_parse_softirq_msg(const struct nlmsghdr *nlh,
 			    struct kstat_softirq_list *l);
 void kstat_irq_list_clear(struct kstat_irq_list *l);
+size_t kstat_irq_list_percpu_words(const struct kstat_irq_list *l);
 void kstat_softirq_list_clear(struct kstat_softirq_list *l);
 
 /* Extended ACK text of an error or NLMSG_DONE message, or NULL. */

@@ -6,6 +6,7 @@
  * subscriber's IRQs by number, in place.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -198,8 +199,9 @@ static int irq_add_run(struct kstat_reply *r, const struct nlattr *a, int len)
 /* A chunk, its IRQ numbers decoded: see the UAPI. */
 struct irqs_chunk {
 	uint32_t ids[CHUNK_MAX];
-	const char *counts;		/* __u64[nr], or NULL: incs */
-	const char *incs;		/* __u32[nr] */
+	const char *counts;		/* __u64[nr] or __u32[nr], or NULL */
+	int counts32;			/* counts is __u32[nr] (COUNTS32) */
+	const char *incs;		/* __u32[nr], when counts is NULL */
 	size_t nr;
 	uint32_t nr_cpus;		/* per-CPU arrays' length, 0: none */
 	const char *rec[CHUNK_MAX];	/* each IRQ's per-CPU record */
@@ -337,9 +339,24 @@ static size_t decode_present(const struct nlattr *first,
 	return n;
 }
 
+/*
+ * How many IRQs the chunk's counts (64- or 32-bit, one of the two) or
+ * increments hold, exactly one of the three being there; -1 if not.
+ */
+static long chunk_values(const struct nlattr *cnt, const struct nlattr *cnt32,
+			 const struct nlattr *incs)
+{
+	if (!!cnt + !!cnt32 + !!incs != 1)
+		return -1;
+	if (cnt)
+		return array_len(cnt, sizeof(uint64_t));
+	return array_len(cnt32 ? cnt32 : incs, sizeof(uint32_t));
+}
+
 static int parse_chunk(const struct nlattr *nest, struct irqs_chunk *c)
 {
 	const struct nlattr *a, *cnt = NULL, *ids = NULL, *incs = NULL;
+	const struct nlattr *cnt32 = NULL;
 	const struct nlattr *first = NULL, *present = NULL;
 	const struct nlattr *nr_cpus = NULL, *cpus = NULL;
 	uint32_t base;
@@ -357,6 +374,9 @@ static int parse_chunk(const struct nlattr *nest, struct irqs_chunk *c)
 		case KSTAT_A_IRQS_COUNTS:
 			cnt = a;
 			break;
+		case KSTAT_A_IRQS_COUNTS32:
+			cnt32 = a;
+			break;
 		case KSTAT_A_IRQS_IDS:
 			ids = a;
 			break;
@@ -372,14 +392,14 @@ static int parse_chunk(const struct nlattr *nest, struct irqs_chunk *c)
 		}
 	}
 	/*
-	 * one of counts and increments; a bitmap (with its base) or ids;
-	 * per-CPU records with their arrays' length, or neither
+	 * one of the counts (64- or 32-bit) and increments; a bitmap (with
+	 * its base) or ids; per-CPU records with their arrays' length, or
+	 * neither
 	 */
-	if (rem > 0 || !cnt == !incs || !present == !ids ||
-	    !first != !present || !nr_cpus != !cpus)
+	if (rem > 0 || !present == !ids || !first != !present ||
+	    !nr_cpus != !cpus)
 		return -EBADMSG;
-	nr = cnt ? array_len(cnt, sizeof(uint64_t)) :
-		   array_len(incs, sizeof(uint32_t));
+	nr = chunk_values(cnt, cnt32, incs);
 	if (nr < 0 || nr > CHUNK_MAX)
 		return -EBADMSG;
 	if (present) {
@@ -393,7 +413,8 @@ static int parse_chunk(const struct nlattr *nest, struct irqs_chunk *c)
 			return -EBADMSG;
 		memcpy(c->ids, kattr_data(ids), nr * sizeof(uint32_t));
 	}
-	c->counts = cnt ? kattr_data(cnt) : NULL;
+	c->counts = cnt ? kattr_data(cnt) : cnt32 ? kattr_data(cnt32) : NULL;
+	c->counts32 = !!cnt32;
 	c->incs = incs ? kattr_data(incs) : NULL;
 	c->nr = nr;
 	c->nr_cpus = 0;
@@ -404,6 +425,8 @@ static inline uint64_t chunk_count(const struct irqs_chunk *c, size_t i)
 {
 	uint64_t v;
 
+	if (c->counts32)
+		return word_at(c->counts, i);
 	memcpy(&v, c->counts + i * sizeof(v), sizeof(v));
 	return v;
 }
@@ -414,6 +437,96 @@ static inline uint32_t chunk_inc(const struct irqs_chunk *c, size_t i)
 
 	memcpy(&v, c->incs + i * sizeof(v), sizeof(v));
 	return v;
+}
+
+/*
+ * ---- per-CPU arrays of packed dumps, carved from blocks the list owns ----
+ *
+ * A dump with per-CPU counts has an array for each of its thousands of
+ * IRQs: one malloc() and free() each cost more than decoding the record
+ * (3.1x a totals dump's parse, issue 26).  The arrays are carved from
+ * blocks instead, the first as large as the handle's last dump needed,
+ * each further one twice the last: never moved, so the IRQs' pointers
+ * hold.  An IRQ parsed from a nest still owns its array.
+ */
+struct kstat_percpu_pool {
+	struct kstat_percpu_pool *next;	/* the block filled before */
+	size_t cap, used;		/* in words */
+	uint32_t words[];
+};
+
+/* Words a first block takes at least: 64 IRQs' arrays at 8 CPUs. */
+#define POOL_MIN_WORDS	512
+
+/* @n words for one IRQ's array, from @l's blocks; @hint sizes a first. */
+static uint32_t *percpu_take(struct kstat_irq_list *l, size_t n, size_t hint)
+{
+	struct kstat_percpu_pool *p = l->percpu_pool;
+	size_t cap;
+
+	if (!p || p->cap - p->used < n) {
+		cap = p ? 2 * p->cap : hint;
+		if (cap < POOL_MIN_WORDS)
+			cap = POOL_MIN_WORDS;
+		if (cap < n)
+			cap = n;
+		if (cap > (SIZE_MAX - sizeof(*p)) / sizeof(uint32_t))
+			return NULL;
+		p = malloc(sizeof(*p) + cap * sizeof(uint32_t));
+		if (!p)
+			return NULL;
+		p->next = l->percpu_pool;
+		p->cap = cap;
+		p->used = 0;
+		l->percpu_pool = p;
+	}
+	p->used += n;
+	return p->words + p->used - n;
+}
+
+/* Is @a carved from one of the blocks at @p? */
+static int percpu_pooled(const struct kstat_percpu_pool *p, const uint32_t *a)
+{
+	for (; p; p = p->next)
+		if ((uintptr_t)a - (uintptr_t)p->words <
+		    p->used * sizeof(uint32_t))
+			return 1;
+	return 0;
+}
+
+static void percpu_pool_free(struct kstat_percpu_pool *p)
+{
+	struct kstat_percpu_pool *next;
+
+	for (; p; p = next) {
+		next = p->next;
+		free(p);
+	}
+}
+
+/* Words the per-CPU arrays of @l's packed dump took, for the next's hint. */
+size_t kstat_irq_list_percpu_words(const struct kstat_irq_list *l)
+{
+	const struct kstat_percpu_pool *p;
+	size_t n = 0;
+
+	for (p = l->percpu_pool; p; p = p->next)
+		n += p->used;
+	return n;
+}
+
+/* @q's per-CPU array, from @rec, carved from @r's list's blocks. */
+static int percpu_from_rec_pooled(struct kstat_reply *r, struct kstat_irq *q,
+				  const char *rec, uint32_t nr_cpus)
+{
+	struct kstat_irq_list *l = r->list[KSTAT_SEC_irq];
+
+	q->percpu = percpu_take(l, nr_cpus, r->percpu_hint);
+	if (!q->percpu)
+		return -ENOMEM;
+	q->nr_percpu = nr_cpus;
+	rec_decode(rec, nr_cpus, (uint32_t)q->count, q->percpu);
+	return 0;
 }
 
 /* A GET reply's chunk: its IRQs appended to the list, totals only. */
@@ -440,8 +553,7 @@ static int irqs_add(struct kstat_reply *r, const struct nlattr *a)
 					   .count = chunk_count(&c, i) };
 		if (!c.nr_cpus)
 			continue;
-		err = percpu_from_rec(&q[i], c.rec[i], c.nr_cpus,
-				      (uint32_t)q[i].count);
+		err = percpu_from_rec_pooled(r, &q[i], c.rec[i], c.nr_cpus);
 		if (err) {
 			l->nr += i + 1;	/* the clear frees them */
 			return err;
@@ -821,8 +933,14 @@ void kstat_irq_list_clear(struct kstat_irq_list *l)
 {
 	size_t i;
 
-	for (i = 0; i < l->nr; i++)
+	for (i = 0; i < l->nr; i++) {
+		/* carved from the blocks, freed with them below */
+		if (l->percpu_pool &&
+		    percpu_pooled(l->percpu_pool, l->irqs[i].percpu))
+			l->irqs[i].percpu = NULL;
 		kstat_irq_free(&l->irqs[i]);
+	}
+	percpu_pool_free(l->percpu_pool);
 	for (i = 0; i < l->nr_arch; i++)
 		kstat_arch_free(&l->arch[i]);
 	free(l->irqs);

@@ -47,6 +47,7 @@ struct kstat_handle {
 	char *buf;			/* replies are read here */
 	size_t buf_size;
 	size_t irqs_hint;		/* IRQs in the last IRQ dump */
+	size_t percpu_hint;		/* and words of its per-CPU arrays */
 	char errmsg[256];
 };
 
@@ -683,6 +684,7 @@ static int kstat_irqs_reserve(struct kstat_handle *h, struct kstat_reply *reply,
 
 	if (!r->dump)
 		return 0;		/* a do: one IRQ, and no hint from it */
+	reply->percpu_hint = h->percpu_hint;
 	if (want > max)
 		want = max;
 	if (!want)
@@ -712,8 +714,10 @@ static int kstat_irq_request(struct kstat_handle *h, struct kstat_req *r,
 		kstat_irq_list_free(l);
 		return err;
 	}
-	if (r->dump)
+	if (r->dump) {
 		h->irqs_hint = l->nr;
+		h->percpu_hint = kstat_irq_list_percpu_words(l);
+	}
 	l->cpu_first = kstat_filter_cpu_first(r->filter);
 	*out = l;
 	return 0;

@@ -60,6 +60,7 @@ extern "C" {
 #pragma GCC visibility push(default)
 
 struct kstat_handle;
+struct kstat_percpu_pool;
 
 /* Connect to the kstat family.  -ENOENT: module not loaded. */
 int kstat_open(struct kstat_handle **hp);
@@ -195,6 +196,12 @@ struct kstat_irq_list {
 	uint32_t nr_irqs;		/* the kernel's nr_irqs */
 	uint8_t *online;		/* online CPU bitmap */
 	size_t online_len;		/* bytes */
+	/*
+	 * The library's, never touch: the blocks the per-CPU arrays of a
+	 * packed dump are carved from (one allocation for thousands of
+	 * IRQs, not one each); kstat_irq_list_free() frees them.
+	 */
+	struct kstat_percpu_pool *percpu_pool;
 };
 
 /* Every IRQ the filter selects (a dump).  Retries if the set changes. */

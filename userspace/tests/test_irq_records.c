@@ -5,7 +5,8 @@
  * IRQ whose record the kernel split into pieces (one chunk each, the
  * count in the first, or the increment in a delta's first and 0 in the
  * others): the subscriber's array is the union of the pieces, and the
- * count grows by the increment once.
+ * count grows by the increment once.  Counts in 32 bits (COUNTS32)
+ * beside 64-bit ones in a keyframe.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -67,6 +68,21 @@ static void chunk(struct msg *m, int key, uint32_t irq, uint64_t count,
 	nest_close(m, c);
 }
 
+/* A keyframe's chunk of one IRQ with its count in 32 bits (COUNTS32). */
+static void chunk32(struct msg *m, uint32_t irq, uint32_t count,
+		    const uint32_t *rec, int words)
+{
+	size_t c = nest_open(m, KSTAT_A_SAMPLE_IRQS);
+	uint8_t bit = 1;
+
+	put_u32(m, KSTAT_A_IRQS_FIRST, irq);
+	put(m, KSTAT_A_IRQS_PRESENT, &bit, 1);
+	put_u32(m, KSTAT_A_IRQS_COUNTS32, count);
+	put_u32(m, KSTAT_A_IRQS_NR_CPUS, NCPU);
+	put(m, KSTAT_A_IRQS_CPUS, rec, words * 4);
+	nest_close(m, c);
+}
+
 int main(void)
 {
 	static const struct kstat_sub_ops rops = { .sample = on_rec_sample };
@@ -110,6 +126,23 @@ int main(void)
 	      (unsigned long long)g.count[1]);
 	CHECK(g.count[0] == 9 && g.percpu[0][3] == 9 && g.changed == 1,
 	      "the IRQ the delta left out is unchanged");
+
+	/*
+	 * keyframe 3: IRQ 40's count in 32 bits (what the kernel sends
+	 * while a chunk's counts fit), IRQ 41's in 64 (past 2^32)
+	 */
+	msg_start(&m, 3, 0, 1);
+	sample_open(&m, 3, 1);
+	chunk32(&m, 40, 11, one, 1);
+	chunk(&m, 1, 41, 4294967296ULL + 19, 0, d1, 5);
+	sample_close(&m);
+	CHECK(kstat_sub_feed(sub, &m.nlh) == 0 && g.samples == 3,
+	      "a keyframe with 32- and 64-bit counts is delivered");
+	CHECK(g.count[0] == 11 && g.percpu[0][3] == 11,
+	      "a 32-bit count, its ONE record's CPU holding it");
+	CHECK(g.count[1] == 4294967296ULL + 19 && g.percpu[1][0] == 4,
+	      "a 64-bit count beside it stays whole (%llu)",
+	      (unsigned long long)g.count[1]);
 	kstat_unsubscribe(sub);
 	return unit_exit();
 }

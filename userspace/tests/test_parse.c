@@ -172,6 +172,49 @@ static void test_irqs_chunks(void)
 	nlmsg_free(m);
 }
 
+/*
+ * 32-bit counts (KSTAT_A_IRQS_COUNTS32), what a version 4 dump sends
+ * (and a keyframe where the counts fit), beside 64-bit ones, which a
+ * keyframe still sends where a running total passed 2^32.
+ */
+static void test_irqs_counts32(void)
+{
+	static const uint8_t present[2] = { 0x05, 0x80 };	/* 0, 2, 15 */
+	static const uint32_t counts32[3] = { 10, 12, 4294967295U };
+	static const uint64_t counts[3] = { 1, 4294967296ULL, 3 };
+	static const uint32_t ids[2] = { 300, 7 };
+	static const uint32_t lcounts[2] = { 30, 70 };
+	struct kstat_irq_list l = { 0 };
+	struct nl_msg *m = new_msg(KSTAT_CMD_IRQ_GET);
+	struct nlattr *c;
+	int err;
+
+	c = nla_nest_start(m, KSTAT_A_IRQS);
+	nla_put_u32(m, KSTAT_A_IRQS_FIRST, 0);
+	nla_put(m, KSTAT_A_IRQS_PRESENT, 2, present);
+	nla_put(m, KSTAT_A_IRQS_COUNTS32, sizeof(counts32), counts32);
+	nla_nest_end(m, c);
+	put_dense(m, 256, present, 2, counts, 3);
+	c = nla_nest_start(m, KSTAT_A_IRQS);
+	nla_put(m, KSTAT_A_IRQS_IDS, sizeof(ids), ids);
+	nla_put(m, KSTAT_A_IRQS_COUNTS32, sizeof(lcounts), lcounts);
+	nla_nest_end(m, c);
+	err = kstat_parse_irq_msg(nlmsg_hdr(m), &l);
+	CHECK(err == 0 && l.nr == 8, "32-bit chunks parse beside a 64-bit one (%d, %zu)",
+	      err, l.nr);
+	CHECK(l.nr == 8 && l.irqs[0].irq == 0 && l.irqs[0].count == 10 &&
+	      l.irqs[2].irq == 15 && l.irqs[2].count == 4294967295ULL,
+	      "a dense chunk's 32-bit counts, the largest whole");
+	CHECK(l.nr == 8 && l.irqs[4].irq == 258 &&
+	      l.irqs[4].count == 4294967296ULL,
+	      "a 64-bit chunk after it keeps its counts above 2^32");
+	CHECK(l.nr == 8 && l.irqs[6].irq == 300 && l.irqs[6].count == 30 &&
+	      l.irqs[7].irq == 7 && l.irqs[7].count == 70,
+	      "a listed chunk's 32-bit counts, in its order");
+	kstat_irq_list_clear(&l);
+	nlmsg_free(m);
+}
+
 /* ---- per-CPU records in chunks (KSTAT_A_IRQS_CPUS) ---- */
 
 /* A listed chunk of @n IRQs with @nr_cpus-long arrays as @words records. */
@@ -221,6 +264,51 @@ static void test_irqs_records(void)
 	CHECK(ok && l.nr == 4,
 	      "ONE, PAIRS, empty PAIRS and DENSE give the dense arrays");
 	kstat_irq_list_clear(&l);
+	nlmsg_free(m);
+}
+
+/*
+ * A dump's per-CPU arrays are carved from blocks the list owns: more
+ * IRQs than a first block holds (512 words: 64 IRQs at 8 CPUs) take
+ * several, and every array still holds its own IRQ's counts; the list's
+ * clear frees them (test_memory.sh runs this under valgrind), and an IRQ
+ * from a nest still owns its array.
+ */
+static void test_irqs_records_pooled(void)
+{
+	enum { N = 32, CHUNKS = 10 };
+	uint32_t ids[N], words[N];
+	uint64_t counts[N];
+	struct kstat_irq_list l = { 0 };
+	struct nl_msg *m = new_msg(KSTAT_CMD_IRQ_GET);
+	uint32_t pc[8] = { 0, 0, 3, 0, 0, 0, 0, 0 };
+	size_t i;
+	int err, k, ok = 1;
+
+	for (k = 0; k < CHUNKS; k++) {
+		for (i = 0; i < N; i++) {
+			ids[i] = k * N + i;
+			counts[i] = ids[i] + 1;
+			words[i] = KSTAT_CPUS_ONE | (ids[i] % 8);
+		}
+		put_recs(m, ids, counts, N, 8, words, N);
+	}
+	put_irq(m, 1000, 3, pc, 8, 0);	/* a nest: its own array */
+	err = kstat_parse_irq_msg(nlmsg_hdr(m), &l);
+	CHECK(err == 0 && l.nr == N * CHUNKS + 1,
+	      "%d chunks of records parse (%d, %zu)", CHUNKS, err, l.nr);
+	for (i = 0; i < l.nr && i < N * CHUNKS; i++)
+		ok &= l.irqs[i].nr_percpu == 8 &&
+		      l.irqs[i].percpu[i % 8] == i + 1 &&
+		      l.irqs[i].percpu[(i + 1) % 8] == 0;
+	CHECK(ok, "each IRQ's array from the blocks holds its own counts");
+	CHECK(l.percpu_pool && kstat_irq_list_percpu_words(&l) == N * CHUNKS * 8,
+	      "the arrays took %d words of blocks (%zu)", N * CHUNKS * 8,
+	      kstat_irq_list_percpu_words(&l));
+	CHECK(l.nr == N * CHUNKS + 1 && l.irqs[N * CHUNKS].percpu[2] == 3,
+	      "a nest's array beside them");
+	kstat_irq_list_clear(&l);
+	CHECK(!l.percpu_pool && !l.nr, "the clear lets the blocks go");
 	nlmsg_free(m);
 }
 
@@ -358,6 +446,51 @@ static void bad_counts_len(struct nl_msg *m)
 	nla_nest_end(m, c);
 }
 
+static void bad_counts32_len(struct nl_msg *m)
+{
+	struct nlattr *c = nla_nest_start(m, KSTAT_A_IRQS);
+	static const uint8_t present[1] = { 0x03 };	/* two IRQs */
+	static const uint32_t counts[1] = { 5 };	/* one count */
+
+	nla_put_u32(m, KSTAT_A_IRQS_FIRST, 0);
+	nla_put(m, KSTAT_A_IRQS_PRESENT, 1, present);
+	nla_put(m, KSTAT_A_IRQS_COUNTS32, sizeof(counts), counts);
+	nla_nest_end(m, c);
+}
+
+static void bad_counts32_odd(struct nl_msg *m)
+{
+	struct nlattr *c = nla_nest_start(m, KSTAT_A_IRQS);
+	static const uint32_t ids[1] = { 4 };
+
+	nla_put(m, KSTAT_A_IRQS_IDS, sizeof(ids), ids);
+	nla_put(m, KSTAT_A_IRQS_COUNTS32, 6, "\1\0\0\0\0\0");
+	nla_nest_end(m, c);
+}
+
+static void bad_counts_both(struct nl_msg *m)
+{
+	struct nlattr *c = nla_nest_start(m, KSTAT_A_IRQS);
+	static const uint32_t ids[1] = { 4 }, c32[1] = { 5 };
+	static const uint64_t c64[1] = { 5 };
+
+	nla_put(m, KSTAT_A_IRQS_IDS, sizeof(ids), ids);
+	nla_put(m, KSTAT_A_IRQS_COUNTS, sizeof(c64), c64);
+	nla_put(m, KSTAT_A_IRQS_COUNTS32, sizeof(c32), c32);
+	nla_nest_end(m, c);
+}
+
+static void bad_counts32_incs(struct nl_msg *m)
+{
+	struct nlattr *c = nla_nest_start(m, KSTAT_A_IRQS);
+	static const uint32_t ids[1] = { 4 }, c32[1] = { 5 };
+
+	nla_put(m, KSTAT_A_IRQS_IDS, sizeof(ids), ids);
+	nla_put(m, KSTAT_A_IRQS_INCREMENTS, sizeof(c32), c32);
+	nla_put(m, KSTAT_A_IRQS_COUNTS32, sizeof(c32), c32);
+	nla_nest_end(m, c);
+}
+
 static void bad_no_first(struct nl_msg *m)
 {
 	static const uint8_t present[1] = { 0x01 };
@@ -426,6 +559,10 @@ static void test_irq_bad(void)
 		{ "intr sum of the wrong length", bad_intr_len },
 		{ "a chunk with more counts than present bits", bad_popcount },
 		{ "a chunk's counts not whole u64s", bad_counts_len },
+		{ "fewer 32-bit counts than present bits", bad_counts32_len },
+		{ "a chunk's 32-bit counts not whole u32s", bad_counts32_odd },
+		{ "a chunk with 64- and 32-bit counts both", bad_counts_both },
+		{ "a chunk with 32-bit counts and increments", bad_counts32_incs },
 		{ "a bitmap without its first IRQ", bad_no_first },
 		{ "listed ids and counts that disagree", bad_ids_counts },
 		{ "increments in a GET reply", bad_reply_increments },
@@ -495,6 +632,8 @@ int main(void)
 {
 	test_irq_ok();
 	test_irqs_chunks();
+	test_irqs_counts32();
+	test_irqs_records_pooled();
 	test_irqs_records();
 	test_irq_nest_records();
 	test_irq_bad();

@@ -7,13 +7,15 @@
  *
  * Family
  * ======
- * Generic netlink family "kstat" (KSTAT_FAMILY_NAME), version 3.  The
+ * Generic netlink family "kstat" (KSTAT_FAMILY_NAME), version 4.  The
  * version is the wire format's: it changes when a reply or sample would
  * no longer mean to an older client what it meant (version 2 packed IRQ
  * totals and cputime, which version 1 clients would skip as unknown
  * attributes; version 3 sends IRQs' per-CPU counts as records, see
  * "Per-CPU records", where version 2 sent KSTAT_A_IRQ_PERCPU arrays: a
- * version 2 client would skip them and show no per-CPU counts at all),
+ * version 2 client would skip them and show no per-CPU counts at all;
+ * version 4 sends a chunk's counts as KSTAT_A_IRQS_COUNTS32 when they
+ * fit 32 bits, which a version 3 client would find missing),
  * and a client should refuse a version it does not know (libkstat does,
  * with an error saying so).  Requests
  * are validated strictly: reserved genl header bytes must be zero, unknown
@@ -298,7 +300,7 @@
 #define _UAPI_LINUX_KSTAT_H
 
 #define KSTAT_FAMILY_NAME		"kstat"
-#define KSTAT_FAMILY_VERSION		3
+#define KSTAT_FAMILY_VERSION		4
 
 /* Multicast group for periodic summaries (see the summary commands). */
 #define KSTAT_MCGRP_SUMMARY_NAME	"summary"
@@ -468,10 +470,15 @@ enum kstat_irq_attr {
  * reply or sample carries as many chunks as it takes, each covering at
  * most KSTAT_IRQS_CHUNK_MAX IRQs, in ascending IRQ order (list dumps: in
  * the order listed).  A chunk has one of three shapes:
- * - dense (range dumps, keyframes): FIRST, PRESENT and COUNTS.  Bit
+ * - dense (range dumps, keyframes): FIRST, PRESENT and the counts.  Bit
  *   (i % 8) of byte (i / 8) of PRESENT set means IRQ FIRST + i has a
- *   descriptor; COUNTS holds one __u64 per set bit, in bit order.
- * - listed (list dumps): IDS and COUNTS, one __u64 per id, same order.
+ *   descriptor; the counts hold one per set bit, in bit order.
+ * - listed (list dumps): IDS and the counts, one per id, same order.
+ * The counts are COUNTS32 (one __u32 each) when every count of the chunk
+ * is below 2^32, else COUNTS (one __u64 each); a chunk has one of the
+ * two, never both.  A dump's counts are the kernel's 32-bit totals, so
+ * dumps always send COUNTS32; a keyframe sends COUNTS for a chunk where
+ * a 64-bit running total has passed 2^32.
  * - incremental (deltas): IDS and INCREMENTS, one __u32 per id: what
  *   the IRQ's 64-bit count grew by since the previous sample.  It is
  *   below 2^32 by construction: the producer extends a count by adding
@@ -505,6 +512,9 @@ enum kstat_irqs_attr {
 	KSTAT_A_IRQS_NR_CPUS,	/* u32: length of the per-CPU arrays */
 	KSTAT_A_IRQS_CPUS,	/* binary: __u32[], one per-CPU record per
 				 * IRQ of the chunk, in its order
+				 */
+	KSTAT_A_IRQS_COUNTS32,	/* binary: __u32[], one per IRQ: COUNTS
+				 * when every count fits 32 bits
 				 */
 
 	__KSTAT_A_IRQS_MAX,
