@@ -101,6 +101,8 @@ def export_section(e):
                      f"{int(r['bytes']) / 1e3:.0f} KB | {r['series']} | "
                      f"{ratio if who == 'kstat' else ''} |")
     o.append("")
+    o.append("Issue 25's figure, at the same scale before its changes: 416 ms of the exporter's CPU per scrape "
+             "against node_exporter's 28 s, 67× less; the goal is 300×.\n")
     q = [(p, e["quiet"].get((p, "kstat"))) for p in ("off", "on")]
     q = [(p, x) for p, x in q if x and int(x["samples"])]
     if q:
