@@ -30,6 +30,12 @@ NODE_EXPORTER=${NODE_EXPORTER:-/usr/bin/prometheus-node-exporter}
 EXPORT_EVERY_S=${EXPORT_EVERY_S:-3}
 EXPORT_NODE_SCRAPES=${EXPORT_NODE_SCRAPES:-4}
 EXPORT_QUIET_S=${EXPORT_QUIET_S:-20}
+# The rounds (summaries' percpu), and those with node_exporter beside
+# kstat; a round without it scrapes kstat for EXPORT_KSTAT_S seconds
+# (node_exporter's cost does not depend on kstat's config).
+EXPORT_ROUNDS=${EXPORT_ROUNDS:-off on}
+EXPORT_NODE_ROUNDS=${EXPORT_NODE_ROUNDS:-off on}
+EXPORT_KSTAT_S=${EXPORT_KSTAT_S:-90}
 KSTAT_PORT=19586
 NODE_PORT=9100
 
@@ -44,10 +50,9 @@ proc_cpu_ms() {
 	echo $(( (${12} + ${13}) * 1000 / $(getconf CLK_TCK) ))
 }
 
-ev_nobody() {
-	setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all \
-		--bounding-set=-all -- "$@"
-}
+# uid 65534 without capabilities; setpriv started directly with &, so
+# that $! is the process measured (a function run with & is a subshell).
+NOBODY=(setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all --bounding-set=-all --)
 
 ev_metric() {	# URL NAME: the value of an unlabelled metric
 	curl -sS --compressed --max-time 600 "$1" | awk -v n="$2" '$1 == n { print $2 }'
@@ -79,23 +84,29 @@ ev_series() {
 	curl -sS --max-time 600 "$1" | grep -c "^$2" || true
 }
 
-# ev_round PERCPU: both exporters started, warmed up, quiet, then scraped.
+# ev_round PERCPU: both exporters started, warmed up, quiet, then scraped
+# (node_exporter only if PERCPU is in EXPORT_NODE_ROUNDS).
 ev_round() {
-	local percpu=$1 kpid npid c0k c0n c1k c1n c2k c2n s0 s1 t0 t1 sk sn
+	local percpu=$1 node=0 kpid npid= c0k c0n c1k c1n c2k c2n s0 s1 t0 t1 sk sn
 	local kurl=http://127.0.0.1:$KSTAT_PORT/metrics nurl=http://127.0.0.1:$NODE_PORT/metrics
 	"$KSTAT" config set interval 1000 batch 1 keyframe 10 sections all percpu "$percpu"
-	ev_nobody "$KSTAT" export prometheus --listen "127.0.0.1:$KSTAT_PORT" \
+	"${NOBODY[@]}" "$KSTAT" export prometheus --listen "127.0.0.1:$KSTAT_PORT" \
 		2>"$TMPDIR/kstat-$percpu.err" &
 	kpid=$!
 	t_cleanup t_kill "$kpid"
-	ev_nobody "$NODE_EXPORTER" --web.listen-address="127.0.0.1:$NODE_PORT" \
-		--collector.disable-defaults --collector.cpu --collector.stat \
-		--collector.stat.softirq --collector.interrupts \
-		2>"$TMPDIR/node-$percpu.err" &
-	npid=$!
-	t_cleanup t_kill "$npid"
+	[[ " $EXPORT_NODE_ROUNDS " != *" $percpu "* ]] || node=1
+	if ((node)); then
+		"${NOBODY[@]}" "$NODE_EXPORTER" --web.listen-address="127.0.0.1:$NODE_PORT" \
+			--collector.disable-defaults --collector.cpu --collector.stat \
+			--collector.stat.softirq --collector.interrupts \
+			2>"$TMPDIR/node-$percpu.err" &
+		npid=$!
+		t_cleanup t_kill "$npid"
+	else
+		npid=$$		# a stand-in: this shell, idle
+	fi
 	wait_until 900 ev_up
-	wait_until 1800 ev_node_up	# also node_exporter's first (warm-up) scrape
+	((!node)) || wait_until 1800 ev_node_up	# node_exporter's first (warm-up) scrape
 	ev_metric "$kurl" kstat_exporter_samples_total >/dev/null	# kstat's warm-up
 	# Quiet: nobody scrapes; what a sample costs kstat, and node's idle.
 	s0=$(ev_metric "$kurl" kstat_exporter_samples_total)
@@ -104,30 +115,36 @@ ev_round() {
 	c1k=$(proc_cpu_ms "$kpid") c1n=$(proc_cpu_ms "$npid") t1=$EPOCHSECONDS
 	s1=$(ev_metric "$kurl" kstat_exporter_samples_total)
 	echo "export_quiet $percpu kstat samples $((s1 - s0)) cpu_ms $((c1k - c0k)) seconds $((t1 - t0))"
-	echo "export_quiet $percpu node samples 0 cpu_ms $((c1n - c0n)) seconds $((t1 - t0))"
+	((!node)) || echo "export_quiet $percpu node samples 0 cpu_ms $((c1n - c0n)) seconds $((t1 - t0))"
 	# Scraped: both loops at once, kstat's until node's is done.
 	rm -f "$TMPDIR/node.done"
 	c1k=$(proc_cpu_ms "$kpid") c1n=$(proc_cpu_ms "$npid") t0=${EPOCHREALTIME/./}
 	ev_loop kstat "$kurl" "$TMPDIR/node.done" 100000 &
 	sk=$!
-	{ ev_loop node "$nurl" "$TMPDIR/never" "$EXPORT_NODE_SCRAPES"; touch "$TMPDIR/node.done"; } &
+	if ((node)); then
+		{ ev_loop node "$nurl" "$TMPDIR/never" "$EXPORT_NODE_SCRAPES"; touch "$TMPDIR/node.done"; } &
+	else
+		{ sleep "$EXPORT_KSTAT_S"; touch "$TMPDIR/node.done"; } &
+	fi
 	sn=$!
 	wait "$sn" "$sk"
 	c2k=$(proc_cpu_ms "$kpid") c2n=$(proc_cpu_ms "$npid") t1=${EPOCHREALTIME/./}
 	echo "export $percpu kstat scrapes $(<"$TMPDIR/kstat.scrapes") cpu_ms $((c2k - c1k))" \
 		"wall_s $(( (t1 - t0) / 1000000 )) bytes $(<"$TMPDIR/kstat.bytes")" \
 		"series $(ev_series "$kurl" kstat_)"
-	echo "export $percpu node scrapes $(<"$TMPDIR/node.scrapes") cpu_ms $((c2n - c1n))" \
+	((!node)) || echo "export $percpu node scrapes $(<"$TMPDIR/node.scrapes") cpu_ms $((c2n - c1n))" \
 		"wall_s $(( (t1 - t0) / 1000000 )) bytes $(<"$TMPDIR/node.bytes")" \
 		"series $(ev_series "$nurl" node_)"
 	echo "# kstat $percpu: $(ev_series "$kurl" kstat_interrupts_cpu_total) kstat_interrupts_cpu_total," \
-		"$(ev_series "$kurl" kstat_interrupts_total) kstat_interrupts_total;" \
-		"node: $(ev_series "$nurl" node_interrupts_total) node_interrupts_total"
+		"$(ev_series "$kurl" kstat_interrupts_total) kstat_interrupts_total"
+	((!node)) || echo "# node: $(ev_series "$nurl" node_interrupts_total) node_interrupts_total"
 	ev_unit "$percpu" "$kpid" "$kurl"
 	sed 's/^/# kstat stderr: /' "$TMPDIR/kstat-$percpu.err"
-	grep -v 'level=info' "$TMPDIR/node-$percpu.err" | head -n 5 | sed 's/^/# node stderr: /' || true
 	t_term "$kpid" 30
-	t_term "$npid" 60
+	if ((node)); then
+		grep -v 'level=info' "$TMPDIR/node-$percpu.err" | head -n 5 | sed 's/^/# node stderr: /' || true
+		t_term "$npid" 60
+	fi
 }
 
 # ev_unit PERCPU PID URL: the unit's case: the receive buffer the exporter
@@ -164,8 +181,10 @@ export_vs_node() {
 		return 0
 	fi
 	echo "# $($NODE_EXPORTER --version 2>&1 | head -n 1)"
-	echo "# every ${EXPORT_EVERY_S}s, $EXPORT_NODE_SCRAPES node_exporter scrapes a round, quiet ${EXPORT_QUIET_S}s"
-	ev_round off
-	ev_round on
+	echo "# every ${EXPORT_EVERY_S}s, $EXPORT_NODE_SCRAPES node_exporter scrapes a round ($EXPORT_NODE_ROUNDS; else kstat alone for ${EXPORT_KSTAT_S}s), quiet ${EXPORT_QUIET_S}s"
+	local r
+	for r in $EXPORT_ROUNDS; do
+		ev_round "$r"
+	done
 	"$KSTAT" config set interval 1000 batch 1 keyframe 10 sections all percpu off
 }

@@ -32,7 +32,8 @@ if [[ -z ${BENCH_REPORT_ONLY:-} ]]; then
 	{
 		[[ -z ${BENCH_SEED_IRQS:-} ]] || printf 'BENCH_SEED_IRQS=%q\n' "$BENCH_SEED_IRQS"
 		[[ -z ${BENCH_SEED_ARGS:-} ]] || printf 'BENCH_SEED_ARGS=%q\n' "$BENCH_SEED_ARGS"
-		for v in BENCH_SEED_PARTS EXPORT_EVERY_S EXPORT_NODE_SCRAPES EXPORT_QUIET_S; do
+		for v in BENCH_SEED_PARTS EXPORT_EVERY_S EXPORT_NODE_SCRAPES EXPORT_QUIET_S \
+			 EXPORT_ROUNDS EXPORT_NODE_ROUNDS EXPORT_KSTAT_S; do
 			[[ -z ${!v:-} ]] || printf '%s=%q\n' "$v" "${!v}"
 		done
 	} >"$res/guest.env"
