@@ -100,6 +100,7 @@ bench: deps
 # summaries; a section of docs/performance.md.  Not in make check: about
 # 8 minutes here (497 s in the first run), the 96-CPU guest under TCG.
 bench-seed: deps
+	scripts/install-deps.sh --bench
 	$(MAKE) all
 	scripts/bench-seed.sh
 
@@ -171,7 +172,7 @@ kernel-lint:
 	scripts/kernel-lint.sh
 
 # Builds only what it installs (not the test modules and tools).  The
-# unit's ExecStart gets $(BINDIR)/kstat.  depmod only for a real install,
+# unit's ExecStart gets $(BINDIR)/kstat-exporter.  depmod only for a real install,
 # so that modprobe finds the module.
 # The module has one location: when DKMS manages kstat (make dkms-install,
 # dkms install; DKMS=1, or found by `dkms status` for a real install),
@@ -185,7 +186,7 @@ install: kmod userspace
 	install -D -m 0644 docs/man/libkstat.3 $(DESTDIR)$(MANDIR)/man3/libkstat.3
 	install -d $(DESTDIR)$(SYSTEMDUNITDIR)
 	sed -e 's|@BINDIR@|$(BINDIR)|g' \
-	    -e 's|^\(ExecStart=\)/usr/bin/kstat |\1$(BINDIR)/kstat |' \
+	    -e 's|^\(ExecStart=\)/usr/bin/kstat-exporter |\1$(BINDIR)/kstat-exporter |' \
 		dist/kstat-exporter.service > $(DESTDIR)$(SYSTEMDUNITDIR)/kstat-exporter.service
 	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/kstat-exporter.service
 	install -D -m 0644 dist/modules-load.d/kstat.conf $(DESTDIR)$(MODULESLOADDIR)/kstat.conf

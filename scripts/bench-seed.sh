@@ -11,7 +11,10 @@
 # whole run took 497 s under TCG on 2 cores, boot included.
 #
 # Environment: SEED_SMP (96), BENCH_SEED_IRQS (2824), BENCH_SEED_ARGS
-# (kstat-bench options, "-r 5 -n 10 -N 10000 -S 1"), KSTAT_VMDIR (the
+# (kstat-bench options, "-r 5 -n 10 -N 10000 -S 1"), BENCH_SEED_PARTS
+# ("bench export": kstat-bench, then the exporter beside node_exporter;
+# EXPORT_EVERY_S, EXPORT_NODE_SCRAPES, EXPORT_QUIET_S: see
+# bench/export-vs-node.sh), KSTAT_VMDIR (the
 # guest's directory, default build/vm-seed), BOOT_MARGIN (900 s: a 96-CPU
 # boot exceeds run-guest.sh's 240 s default), BENCH_REPORT_ONLY=1 (rebuild
 # the documents from the last results).
@@ -29,6 +32,10 @@ if [[ -z ${BENCH_REPORT_ONLY:-} ]]; then
 	{
 		[[ -z ${BENCH_SEED_IRQS:-} ]] || printf 'BENCH_SEED_IRQS=%q\n' "$BENCH_SEED_IRQS"
 		[[ -z ${BENCH_SEED_ARGS:-} ]] || printf 'BENCH_SEED_ARGS=%q\n' "$BENCH_SEED_ARGS"
+		for v in BENCH_SEED_PARTS EXPORT_EVERY_S EXPORT_NODE_SCRAPES EXPORT_QUIET_S \
+			 EXPORT_ROUNDS EXPORT_NODE_ROUNDS EXPORT_KSTAT_S; do
+			[[ -z ${!v:-} ]] || printf '%s=%q\n' "$v" "${!v}"
+		done
 	} >"$res/guest.env"
 	start=$(date +%s)
 	BOOT_MARGIN=${BOOT_MARGIN:-900} SMP=$smp \

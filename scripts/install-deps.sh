@@ -10,6 +10,9 @@
 #
 #   scripts/install-deps.sh                  what make check, check-rt and
 #                                            check-debug need
+#   scripts/install-deps.sh --bench          also what make bench-seed
+#                                            compares with: node_exporter
+#                                            (prometheus-node-exporter, 4 MB)
 #   scripts/install-deps.sh --kernel 6.12    also Debian 12's 6.12 kernel
 #                                            and headers (linux-image-6.12-amd64,
 #                                            linux-headers-6.12-amd64): not
@@ -53,6 +56,10 @@ PACKAGES=(
 	strace				# tests/export-textfile.sh: no fsync per rewrite
 )
 
+# --bench adds these (make bench-seed: the exporter beside node_exporter,
+# bench/export-vs-node.sh; the guest runs the host's binary).
+BENCH_PACKAGES=(prometheus-node-exporter)
+
 # Optional kernels: --kernel NAME adds these packages.
 declare -A KERNEL_PACKAGES=(
 	[6.12]="linux-image-6.12-amd64 linux-headers-6.12-amd64"
@@ -79,9 +86,10 @@ main() {
 	read -r -a kernels <<< "${KSTAT_DEPS_KERNELS:-}"
 	while (($#)); do
 		case $1 in
+		--bench) PACKAGES+=("${BENCH_PACKAGES[@]}"); shift ;;
 		--kernel) kernels+=("${2:?--kernel needs a name}"); shift 2 ;;
 		--kernel=*) kernels+=("${1#--kernel=}"); shift ;;
-		*) echo "usage: $0 [--kernel ${!KERNEL_PACKAGES[*]}]..." >&2; exit 2 ;;
+		*) echo "usage: $0 [--bench] [--kernel ${!KERNEL_PACKAGES[*]}]..." >&2; exit 2 ;;
 		esac
 	done
 	for k in "${kernels[@]}"; do

@@ -198,6 +198,18 @@ cli_garbage_usage() {
 		expect 2 top -b count "$v"
 		expect 2 top -b rows "$v"
 	done
+	# export (kstat-exporter, which kstat runs): the port overflows into
+	# "at most", never a wrap to a port that binds
+	for v in 65536 4294967297 18446744073709551617 "$G_LONGNUM" -1 0x10 ''; do
+		expect 2 export prometheus --listen "127.0.0.1:$v"
+		expect 2 export prometheus --listen "[::1]:$v"
+	done
+	for v in "$G_LONG" "$G_BIN" '[::1' ':' '[' ']:1'; do
+		expect 2 export prometheus --listen "$v"
+	done
+	expect 2 export prometheus --listen 127.0.0.1:1 --bogus "$G_BIN"
+	expect 2 export nosuch
+	expect 2 -j export prometheus --textfile /nonexistent/x
 	expect 2 top sort nosuch
 	expect 2 top -s ''
 	expect 2 top nosuch
@@ -242,6 +254,8 @@ cli_garbage_usage() {
 	expect_batch $'""\n'
 	expect_batch $'"" ""\n'
 	expect_batch $'nosuch\n'
+	expect_batch $'export prometheus --listen 127.0.0.1:4294967297\n'
+	expect_batch $'top -d 0\n'
 	expect_batch $'cpu show -1\n'
 	expect_batch $'cpu help\nirq show 3-1\n'
 	expect_batch "$(printf 'w %.0s' {1..65})"$'\n'

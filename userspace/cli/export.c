@@ -851,38 +851,56 @@ static void textfile_update(struct exporter *ex)
 
 /* ---- HTTP: libmicrohttpd in this event loop ---- */
 
+/*
+ * ADDR:PORT into @ss.  0, or -1 after the usage error, which says which
+ * part is wrong: the shape, the address (a literal: host names are not
+ * resolved) or the port (1 to 65535; an overflowing number is "at most").
+ */
 static int parse_listen(const char *s, struct sockaddr_storage *ss,
 			socklen_t *len)
 {
 	struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)ss;
 	struct sockaddr_in *a4 = (struct sockaddr_in *)ss;
-	char host[INET6_ADDRSTRLEN];
-	const char *end, *port_s;
-	uint32_t port;
+	char host[INET6_ADDRSTRLEN], why[64];
+	const char *end, *port_s, *h = s;
+	uint64_t port;
 	bool v6 = s[0] == '[';
+	int err, ok;
 
 	end = v6 ? strchr(s, ']') : strrchr(s, ':');
-	if (!end || (v6 && end[1] != ':'))
-		return -1;
+	if (!end || (v6 && end[1] != ':') || !end[v6 ? 2 : 1])
+		return usage_err("export", "bad --listen \"%s\" (want ADDR:PORT, "
+				 "e.g. 127.0.0.1:19586 or [::1]:19586)", s), -1;
 	port_s = end + (v6 ? 2 : 1);
+	err = parse_uint(port_s, 1, 65535, &port);
+	if (err)
+		return usage_err("export", "bad --listen \"%s\": the port must be %s",
+				 s, uint_explain(why, sizeof(why), err, 1, 65535)), -1;
 	if (v6)
-		s++;
-	if ((size_t)(end - s) >= sizeof(host) || parse_u32(port_s, &port) ||
-	    port == 0 || port > 65535)
-		return -1;
-	memcpy(host, s, end - s);
-	host[end - s] = '\0';
+		h++;
 	memset(ss, 0, sizeof(*ss));
+	ok = (size_t)(end - h) < sizeof(host);
+	if (ok) {
+		memcpy(host, h, end - h);
+		host[end - h] = '\0';
+	}
 	if (v6) {
 		a6->sin6_family = AF_INET6;
 		a6->sin6_port = htons(port);
 		*len = sizeof(*a6);
-		return inet_pton(AF_INET6, host, &a6->sin6_addr) == 1 ? 0 : -1;
+		ok = ok && inet_pton(AF_INET6, host, &a6->sin6_addr) == 1;
+	} else {
+		a4->sin_family = AF_INET;
+		a4->sin_port = htons(port);
+		*len = sizeof(*a4);
+		ok = ok && inet_pton(AF_INET, host, &a4->sin_addr) == 1;
 	}
-	a4->sin_family = AF_INET;
-	a4->sin_port = htons(port);
-	*len = sizeof(*a4);
-	return inet_pton(AF_INET, host, &a4->sin_addr) == 1 ? 0 : -1;
+	if (!ok)
+		return usage_err("export", "bad --listen \"%s\": \"%.*s\" is not an %s "
+				 "address (a literal: host names are not resolved; "
+				 "IPv6 in brackets, [::1]:19586)", s, (int)(end - h), h,
+				 v6 ? "IPv6" : "IPv4"), -1;
+	return 0;
 }
 
 static const char *listen_hint(int err)
@@ -1437,8 +1455,7 @@ static int export_setup(struct exporter *ex)
 	int lfd;
 
 	if (ex->listen && parse_listen(ex->listen, &ss, &len))
-		return usage_err("export", "bad --listen \"%s\" (want ADDR:PORT, "
-				 "e.g. 127.0.0.1:19586 or [::1]:19586)", ex->listen);
+		return EXIT_USAGE;
 	if (!kstat_handle())	/* the module first: nothing to export without */
 		return EXIT_FAIL;
 	if (ex->listen) {

@@ -33,6 +33,7 @@
 #define BATCH_MAX_ARGS 64
 
 struct kstat_opts opts;
+const char *kstat_argv0 = "kstat";
 
 /* Opened on first use; see kstat_handle(). */
 static struct kstat_handle *handle;
@@ -42,6 +43,9 @@ static struct {
 	const char *file;
 	unsigned long line;
 } batch_pos;
+
+/* A helper run for a line of kstat's batch: that line, "FILE:LINE". */
+static const char *batch_at;
 
 static int do_help(int argc, char **argv);
 
@@ -135,6 +139,8 @@ static void vkstat_err(const char *fmt, va_list ap)
 	fputs("kstat: ", stderr);
 	if (batch_pos.file)
 		fprintf(stderr, "%s:%lu: ", batch_pos.file, batch_pos.line);
+	else if (batch_at)
+		fprintf(stderr, "%s: ", batch_at);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
@@ -200,6 +206,18 @@ struct kstat_handle *kstat_handle(void)
 	if (err)
 		handle = NULL;
 	return handle;
+}
+
+/*
+ * Where the batch is, "FILE:LINE", for a helper run for one of its lines
+ * (helper.c): it prefixes its errors with it, as this process would.
+ */
+const char *kstat_batch_where(char *buf, size_t len)
+{
+	if (!batch_pos.file)
+		return NULL;
+	snprintf(buf, len, "%s:%lu", batch_pos.file, batch_pos.line);
+	return buf;
 }
 
 /* ---- dispatch ------------------------------------------------------------ */
@@ -414,6 +432,9 @@ int main(int argc, char **argv)
 	const char *batch = NULL;
 	int ret;
 
+	if (argc > 0)
+		kstat_argv0 = argv[0];
+	batch_at = getenv(KSTAT_BATCH_ENV);
 	objects_init();
 	ret = parse_opts(argc, argv, &batch);
 	if (ret >= 0)

@@ -31,6 +31,24 @@ struct kstat_opts {
 };
 extern struct kstat_opts opts;
 
+/* argv[0] of main(). */
+extern const char *kstat_argv0;
+
+/*
+ * "FILE:LINE" of the batch file (-b) line being run into @buf, or NULL
+ * outside a batch.  A helper run for that line gets it in the
+ * environment (KSTAT_BATCH_ENV) and prefixes its errors with it.
+ */
+const char *kstat_batch_where(char *buf, size_t len);
+#define KSTAT_BATCH_ENV "KSTAT_BATCH_LINE"
+
+/*
+ * helper.c: run the program @name (kstat-top, kstat-exporter) beside
+ * this one, which has the object whose arguments are @argc, @argv built
+ * in (argv[-1] is the object's word).  Returns the exit status.
+ */
+int run_helper(const char *name, int argc, char **argv);
+
 /*
  * A counter section in the CLI: its object ("kstat NAME"), the bit it
  * travels under in summaries, and its objects' printer for one sample

@@ -35,7 +35,8 @@ read -r kver version <<<"$vars"
 # expected PREFIX: every file (and link) make install should create.
 expected() {
 	local p=${1#/}
-	printf '%s\n' "$p/bin/kstat" "$p/lib/libkstat.so.1" "$p/lib/libkstat.so" \
+	printf '%s\n' "$p/bin/kstat" "$p/bin/kstat-exporter" "$p/bin/kstat-top" \
+		"$p/lib/libkstat.so.1" "$p/lib/libkstat.so" \
 		"$p/lib/libkstat.a" "$p/lib/pkgconfig/libkstat.pc" \
 		"$p/include/kstat/libkstat.h" "$p/include/kstat/linux/kstat.h" \
 		"$p/share/man/man8/kstat.8" "$p/share/man/man3/libkstat.3" \
@@ -91,9 +92,10 @@ for prefix in /usr /usr/local; do
 	check "make install DESTDIR=... PREFIX=$prefix" \
 		make -s install DESTDIR="$dest" PREFIX="$prefix"
 	check "exactly the expected files are installed" same_files "$dest" "$prefix"
-	check "the installed kstat has no RPATH or RUNPATH (the tree's has one)" \
-		sh -c "! readelf -d '$p/bin/kstat' | grep -qE 'RPATH|RUNPATH' &&
-		       readelf -d userspace/cli/kstat | grep -qE 'RPATH|RUNPATH'"
+	check "the installed kstat, kstat-exporter, kstat-top have no RPATH or RUNPATH (the tree's have one)" \
+		sh -c "for b in kstat kstat-exporter kstat-top; do
+			 ! readelf -d '$p/bin/'\$b | grep -qE 'RPATH|RUNPATH' &&
+			 readelf -d userspace/cli/\$b | grep -qE 'RPATH|RUNPATH' || exit 1; done"
 	check "man finds a page for every public function (man kstat_open)" \
 		sh -c "for f in kstat_open kstat_subscribe kstat_sub_rcvbuf kstat_stats_get_sz; do
 			 LC_ALL=C.UTF-8 MANWIDTH=80 man -M '$p/share/man' 3 \$f 2>/dev/null |
@@ -105,8 +107,8 @@ for prefix in /usr /usr/local; do
 		       cmp docs/man/libkstat.3 '$p/share/man/man3/libkstat.3' &&
 		       cmp userspace/cli/kstat.bash-completion '$p/share/bash-completion/completions/kstat' &&
 		       cmp dist/modules-load.d/kstat.conf '$p/lib/modules-load.d/kstat.conf'"
-	check "the unit runs $prefix/bin/kstat" \
-		sh -c "grep -q '^ExecStart=$prefix/bin/kstat export prometheus' '$p/lib/systemd/system/kstat-exporter.service' &&
+	check "the unit runs $prefix/bin/kstat-exporter" \
+		sh -c "grep -q '^ExecStart=$prefix/bin/kstat-exporter export prometheus' '$p/lib/systemd/system/kstat-exporter.service' &&
 		       ! grep -qE '@[A-Z]+@' '$p/lib/systemd/system/kstat-exporter.service'"
 	check "libkstat.pc: prefix=$prefix, version $version, nothing left to fill in" \
 		sh -c "grep -qx 'prefix=$prefix' '$p/lib/pkgconfig/libkstat.pc' &&
@@ -150,6 +152,8 @@ for prefix in /usr /usr/local; do
 			       nm -D --defined-only '$p/lib/libkstat.so.1' | grep -q ' kstat_stats_get_sz@@KSTAT_1\$'"
 		check "installed CLI runs with the installed library and says $version" \
 			sh -c "test \"\$(LD_LIBRARY_PATH='$p/lib' '$p/bin/kstat' -V)\" = 'kstat $version'"
+		check "the installed kstat runs the installed kstat-exporter" \
+			sh -c "LD_LIBRARY_PATH='$p/lib' '$p/bin/kstat' export help | grep -q '^Usage: kstat export prometheus'"
 		check "the installed man pages format" \
 			sh -c "MANWIDTH=80 man -l '$p/share/man/man8/kstat.8' | grep -q 'kstat export prometheus' &&
 			       MANWIDTH=80 man -l '$p/share/man/man3/libkstat.3' | grep -q kstat_subscribe"
