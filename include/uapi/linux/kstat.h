@@ -214,7 +214,11 @@
  *          nothing for it.  Limits (KSTAT_A_LIMITS, see CONFIG_SET):
  *          EINVAL below the interval floor, EBUSY over the stream limit,
  *          EUSERS over a per-user or per-netns member limit, each with
- *          an extended ACK saying which.
+ *          an extended ACK saying which; such a refusal leaves the
+ *          socket where it was.  An interval left out is the default
+ *          stream's and is not held to the floor.  ENOBUFS (its receive
+ *          buffer could not take the snapshot) or ENOMEM leave it in no
+ *          stream of its own: SUBSCRIBE again.
  *
  * KSTAT_CMD_UNSUBSCRIBE
  *   do:    no attributes.  The sender leaves its stream of its own
