@@ -98,7 +98,7 @@ int kst_deliver_multicast_except(struct sk_buff *skb, struct net *skip,
 		}
 		except = net_eq(net, skip) ? portid : 0;
 		err = genlmsg_multicast_netns(kst_deliver_family, net, copy,
-					      except, KST_MCGRP_SUMMARY,
+					      except, KSTAT_NLGRP_SUMMARY,
 					      GFP_ATOMIC);
 		if (err == -ESRCH) {
 			if (!except)
@@ -135,7 +135,7 @@ int kst_deliver_unicast(struct sk_buff_head *parts, struct net *net,
 bool kst_deliver_has_listeners(void)
 {
 	return genl_has_listeners(kst_deliver_family, &init_net,
-				  KST_MCGRP_SUMMARY);
+				  KSTAT_NLGRP_SUMMARY);
 }
 
 /* Before the family is registered: nothing is delivered until then. */

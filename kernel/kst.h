@@ -28,6 +28,9 @@
 #include <linux/skbuff.h>
 #include <net/netlink.h>
 
+/* The spec's policies, op table and handler names (ynl-gen-c.py). */
+#include "kstat-nl-gen.h"
+
 struct genl_family;
 struct netlink_callback;
 struct net;
@@ -83,7 +86,6 @@ struct kst_config {
 #define KST_CFG_SECTIONS	BIT(3)
 #define KST_CFG_PERCPU		BIT(4)
 
-extern const struct nla_policy kst_config_policy[KSTAT_A_CONFIG_MAX + 1];
 int kst_config_parse(struct nlattr **tb, struct kst_config *cfg, u32 *mask,
 		     struct netlink_ext_ack *extack);
 size_t kst_config_size(void);
@@ -162,6 +164,7 @@ int kst_dump_close(struct kst_dump *d, int err, bool complete);
 struct kst_get_ops {
 	size_t data_size;
 	bool selects;			/* takes KSTAT_A_SEL_CPU_* and FLAGS */
+	u32 flags_mask;			/* the KSTAT_F_* it takes (selects) */
 	u16 do_required_attr;		/* KSTAT_A_* a do needs, or 0 */
 	int (*prepare)(void *data, struct nlattr **tb,
 		       const struct kst_sel *sel,
@@ -180,9 +183,9 @@ struct kst_get_ops {
 /*
  * ---- sections --------------------------------------------------------
  *
- * A section is one kind of counters, defined in one file: its GET
- * command, that command's policy and ops (netlink.c registers the command
- * and answers it with them), and for the summary
+ * A section is one kind of counters, defined in one file: the ops that
+ * answer its GET command (the spec declares the command, its policy and
+ * its op; netlink.c answers it with these ops), and for the summary
  * producer a state per frame: collect reads the counters into the current
  * frame's state against the last committed one, write puts what a sample
  * of it carries (everything in a keyframe, what changed in a delta),
@@ -192,8 +195,6 @@ struct kst_get_ops {
 struct kst_section {
 	const char *name;
 	u8 get_cmd;			/* KSTAT_CMD_*_GET, 0 if none */
-	const struct nla_policy *get_policy;	/* strict, of the command */
-	unsigned int get_maxattr;
 	struct kst_get_ops get;
 	u32 sections;			/* the KSTAT_SECTION_* that sends it */
 	void *(*state_alloc)(void);
@@ -311,10 +312,6 @@ int kst_arch_fill(struct sk_buff *skb, int type,
 		  const struct kst_sel *sel);
 
 /* ---- deliver.c: where summaries go ------------------------------------ */
-
-enum kst_mcgrp {
-	KST_MCGRP_SUMMARY,
-};
 
 int kst_deliver_init(const struct genl_family *family);
 void kst_deliver_exit(void);
