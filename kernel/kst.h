@@ -4,8 +4,10 @@
  * they never meet the core kernel's kstat_* (kstat_irqs(), struct kstat).
  *
  * The layers, each calling only the ones below it:
- *   netlink.c   the family, its own ops and policies, the sections' GET
- *               commands (from the section table) and request handlers;
+ *   netlink.c   the family, the handlers of the generated op table
+ *               (kstat-nl-gen.c: ops and policies, generated from
+ *               docs/netlink/specs/kstat.yaml by scripts/ynl-regen.sh),
+ *               the sections' GETs answered with their ops;
  *   summary.c   the periodic summary producer, over the section table;
  *   sample.c    summary messages: parts, samples, items;
  *   deliver.c   where summaries go: namespaces, multicast, unicast;
