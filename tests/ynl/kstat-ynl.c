@@ -97,21 +97,42 @@ static int irq_get(struct ynl_sock *ys, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * A chunk's counts are counts32 (one __u32 each: every dump chunk, the
+ * kernel's totals being 32 bits) or counts (one __u64 each), never both.
+ */
+static __u64 chunk_count(const struct kstat_irqs *c, unsigned int k)
+{
+	__u64 count;
+	__u32 count32;
+
+	if (!c->_present.counts32_len) {
+		memcpy(&count, (const char *)c->counts + k * sizeof(count),
+		       sizeof(count));
+		return count;
+	}
+	memcpy(&count32, (const char *)c->counts32 + k * sizeof(count32),
+	       sizeof(count32));
+	return count32;
+}
+
 static int print_chunk(const struct kstat_irqs *c, __u32 first, __u32 last)
 {
 	const unsigned char *present = c->present;
-	unsigned int n = c->_present.counts_len / sizeof(__u64), k = 0;
-	__u64 count;
+	unsigned int n, k = 0;
 
+	if (c->_present.counts32_len && c->_present.counts_len)
+		return -1;
+	n = c->_present.counts32_len ? c->_present.counts32_len / sizeof(__u32) :
+				       c->_present.counts_len / sizeof(__u64);
 	for (unsigned int i = 0; i < c->_present.present_len * 8; i++) {
 		if (!(present[i / 8] >> (i % 8) & 1))
 			continue;
 		if (k == n)
 			return -1;
-		memcpy(&count, (const char *)c->counts + k++ * sizeof(count),
-		       sizeof(count));
 		if (c->first + i >= first && c->first + i <= last)
-			printf("%u %llu\n", c->first + i, count);
+			printf("%u %llu\n", c->first + i, chunk_count(c, k));
+		k++;
 	}
 	return k == n ? 0 : -1;
 }
