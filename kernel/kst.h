@@ -14,7 +14,8 @@
  *               which stream, the limits on how many, their unicast;
  *   deliver.c   where summaries go: namespaces, multicast, unicast;
  *   request.c   dump messages, for the sections' dump ops;
- *   config.c    the summary configuration: policy, parse, encoder;
+ *   config.c    the summary configuration and the streams' limits:
+ *               parse, encoder (their policies are generated);
  *   cpu.c, irq.c, softirq.c, arch.c
  *               one section each: the collector, the encoder of its
  *               objects (for do, dump and summary alike), and its
