@@ -1,30 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kstat summary configuration: its policy, the checks the policy cannot
- * express, and its encoder (CONFIG_GET replies and samples that announce
- * a change).
+ * kstat summary configuration: the checks its policy (generated from the
+ * spec, kstat_config_nl_policy in kstat-nl-gen.c) cannot express, and its
+ * encoder (CONFIG_GET replies and samples that announce a change).
  */
 #include <net/netlink.h>
 
 #include "kst.h"
 
-/* The floor is checked in code, to say so in words. */
-static struct netlink_range_validation kst_interval_range = {
-	.max = KSTAT_INTERVAL_MAX_MS,
-};
-
-const struct nla_policy kst_config_policy[KSTAT_A_CONFIG_MAX + 1] = {
-	[KSTAT_A_CONFIG_INTERVAL_MS] = NLA_POLICY_FULL_RANGE(NLA_U32,
-							     &kst_interval_range),
-	[KSTAT_A_CONFIG_BATCH]	= NLA_POLICY_RANGE(NLA_U32, 1, KSTAT_BATCH_MAX),
-	[KSTAT_A_CONFIG_KEYFRAME] = NLA_POLICY_RANGE(NLA_U32, 1,
-						     KSTAT_KEYFRAME_MAX),
-	[KSTAT_A_CONFIG_SECTIONS] = NLA_POLICY_MASK(NLA_U32, KSTAT_SECTION_ALL),
-	[KSTAT_A_CONFIG_PERCPU]	= NLA_POLICY_MAX(NLA_U8, 1),
-};
-
 /*
- * What the policy cannot say: the interval's floor, a non-empty set.
+ * What the policy cannot say: the interval's bounds (in code to say so in
+ * words; its ceiling is past a policy's s16 bounds), a non-empty set.
  * Fills the fields given and says which in @mask.
  */
 int kst_config_parse(struct nlattr **tb, struct kst_config *cfg, u32 *mask,
@@ -40,6 +26,11 @@ int kst_config_parse(struct nlattr **tb, struct kst_config *cfg, u32 *mask,
 			NL_SET_ERR_MSG_ATTR(extack, a,
 					    "interval below the 10 ms minimum");
 			return -EINVAL;
+		}
+		if (cfg->interval_ms > KSTAT_INTERVAL_MAX_MS) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "interval above the 60000 ms maximum");
+			return -ERANGE;
 		}
 		*mask |= KST_CFG_INTERVAL;
 	}
@@ -101,13 +92,6 @@ bool kst_config_eq(const struct kst_config *a, const struct kst_config *b)
 }
 
 /* ---- the limits on streams of a reader's own --------------------------- */
-
-const struct nla_policy kst_limits_policy[KSTAT_A_LIMITS_MAX + 1] = {
-	[KSTAT_A_LIMITS_MIN_INTERVAL_MS] = { .type = NLA_U32 },
-	[KSTAT_A_LIMITS_MAX_STREAMS]	= { .type = NLA_U32 },
-	[KSTAT_A_LIMITS_MAX_MEMBERS_USER] = { .type = NLA_U32 },
-	[KSTAT_A_LIMITS_MAX_MEMBERS_NET] = { .type = NLA_U32 },
-};
 
 /*
  * The fields given replace those of @lim.  The floor of the floor is

@@ -472,20 +472,13 @@ static int kst_cpu_write(struct kst_writer *w, const void *cur,
 	return n < 0 ? n : 0;
 }
 
-/* What a CPU_GET request may carry (strict: nothing else). */
-static const struct nla_policy kst_cpu_get_policy[KSTAT_A_SEL_FLAGS + 1] = {
-	[KSTAT_A_SEL_CPU]	= { .type = NLA_U32 },
-	[KSTAT_A_SEL_FLAGS]	= NLA_POLICY_MASK(NLA_U32, KSTAT_F_PERCPU),
-};
-
 const struct kst_section kst_cpu_section = {
 	.name		= "cpu",
 	.get_cmd	= KSTAT_CMD_CPU_GET,
-	.get_policy	= kst_cpu_get_policy,
-	.get_maxattr	= ARRAY_SIZE(kst_cpu_get_policy) - 1,
 	.get = {
 		.data_size	= sizeof(struct kst_cpu_req),
 		.selects	= true,
+		.flags_mask	= KSTAT_F_PERCPU,
 		.prepare	= kst_cpu_get_prepare,
 		.reply_size	= kst_cpu_get_reply_size,
 		.fill		= kst_cpu_get_fill,

@@ -217,7 +217,7 @@ static int kst_deliver_net(struct kst_net *kn, struct sk_buff *skb,
 	if (!copy)
 		return -ENOBUFS;
 	err = genlmsg_multicast_netns(kst_deliver_family, kn->net, copy,
-				      except, KST_MCGRP_SUMMARY, GFP_NOWAIT);
+				      except, KSTAT_NLGRP_SUMMARY, GFP_NOWAIT);
 	if (err == -ESRCH) {
 		if (!except)
 			kst_net_set(kn, false, 0);
@@ -272,7 +272,7 @@ int kst_deliver_unicast(struct sk_buff_head *parts, struct net *net,
 bool kst_deliver_has_listeners(void)
 {
 	return genl_has_listeners(kst_deliver_family, &init_net,
-				  KST_MCGRP_SUMMARY);
+				  KSTAT_NLGRP_SUMMARY);
 }
 
 /* Before the family is registered: nothing is delivered until then. */

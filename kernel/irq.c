@@ -759,6 +759,12 @@ static int kst_irq_dump_prepare(void *data, struct nlattr **tb,
 				    "IRQ list length is not a non-zero multiple of 4");
 		return -EINVAL;
 	}
+	/* Not a policy's max-len: 6.12's generator makes none for binary. */
+	if (list && nla_len(list) > KSTAT_IRQ_LIST_MAX * sizeof(u32)) {
+		NL_SET_ERR_MSG_ATTR(extack, list,
+				    "IRQ list longer than 8192 IRQs");
+		return -ERANGE;
+	}
 	r->list = list ? nla_data(list) : NULL;
 	r->nr_list = list ? nla_len(list) / sizeof(u32) : 0;
 	r->first = tb[KSTAT_A_SEL_IRQ_FIRST] ?
@@ -1530,27 +1536,13 @@ static void kst_irq_discard(void *cur)
 			kst_desc_release(c->desc[irq]);
 }
 
-/* What an IRQ_GET request may carry (strict: nothing else). */
-static const struct nla_policy kst_irq_get_policy[KSTAT_A_SEL_FLAGS + 1] = {
-	[KSTAT_A_SEL_IRQ]	= { .type = NLA_U32 },
-	[KSTAT_A_SEL_IRQ_FIRST]	= { .type = NLA_U32 },
-	[KSTAT_A_SEL_IRQ_LAST]	= { .type = NLA_U32 },
-	/* .len, not a range: policy bounds are s16 on 6.1 */
-	[KSTAT_A_SEL_IRQ_LIST]	= { .type = NLA_BINARY,
-				    .len = KSTAT_IRQ_LIST_MAX * sizeof(u32) },
-	[KSTAT_A_SEL_CPU_FIRST]	= { .type = NLA_U32 },
-	[KSTAT_A_SEL_CPU_LAST]	= { .type = NLA_U32 },
-	[KSTAT_A_SEL_FLAGS]	= NLA_POLICY_MASK(NLA_U32, KSTAT_F_ALL),
-};
-
 const struct kst_section kst_irq_section = {
 	.name		= "irq",
 	.get_cmd	= KSTAT_CMD_IRQ_GET,
-	.get_policy	= kst_irq_get_policy,
-	.get_maxattr	= ARRAY_SIZE(kst_irq_get_policy) - 1,
 	.get = {
 		.data_size	= sizeof(struct kst_irq_req),
 		.selects	= true,
+		.flags_mask	= KSTAT_F_ALL,
 		.do_required_attr = KSTAT_A_SEL_IRQ,
 		.prepare	= kst_irq_get_prepare,
 		.reply_size	= kst_irq_get_reply_size,

@@ -4,15 +4,18 @@
  * they never meet the core kernel's kstat_* (kstat_irqs(), struct kstat).
  *
  * The layers, each calling only the ones below it:
- *   netlink.c   the family, its own ops and policies, the sections' GET
- *               commands (from the section table) and request handlers;
+ *   netlink.c   the family, the handlers of the generated op table
+ *               (kstat-nl-gen.c: ops and policies, generated from
+ *               docs/netlink/specs/kstat.yaml by scripts/ynl-regen.sh),
+ *               the sections' GETs answered with their ops;
  *   summary.c   the periodic summary producer, over the section table;
  *   sample.c    summary messages: parts, samples, items;
  *   stream.c    the members of streams of a reader's own: who gets
  *               which stream, the limits on how many, their unicast;
  *   deliver.c   where summaries go: namespaces, multicast, unicast;
  *   request.c   dump messages, for the sections' dump ops;
- *   config.c    the summary configuration: policy, parse, encoder;
+ *   config.c    the summary configuration and the streams' limits:
+ *               parse, encoder (their policies are generated);
  *   cpu.c, irq.c, softirq.c, arch.c
  *               one section each: the collector, the encoder of its
  *               objects (for do, dump and summary alike), and its
@@ -29,6 +32,9 @@
 #include <linux/kstat.h>
 #include <linux/skbuff.h>
 #include <net/netlink.h>
+
+/* The spec's policies, op table and handler names (ynl-gen-c.py). */
+#include "kstat-nl-gen.h"
 
 struct genl_family;
 struct netlink_callback;
@@ -85,7 +91,6 @@ struct kst_config {
 #define KST_CFG_SECTIONS	BIT(3)
 #define KST_CFG_PERCPU		BIT(4)
 
-extern const struct nla_policy kst_config_policy[KSTAT_A_CONFIG_MAX + 1];
 bool kst_config_eq(const struct kst_config *a, const struct kst_config *b);
 int kst_config_parse(struct nlattr **tb, struct kst_config *cfg, u32 *mask,
 		     struct netlink_ext_ack *extack);
@@ -106,7 +111,6 @@ struct kst_limits {
 #define KST_LIMITS_MAX_MEMBERS_USER	64
 #define KST_LIMITS_MAX_MEMBERS_NET	256
 
-extern const struct nla_policy kst_limits_policy[KSTAT_A_LIMITS_MAX + 1];
 int kst_limits_parse(struct nlattr **tb, struct kst_limits *lim,
 		     struct netlink_ext_ack *extack);
 size_t kst_limits_size(void);
@@ -197,6 +201,7 @@ int kst_dump_close(struct kst_dump *d, int err, bool complete);
 struct kst_get_ops {
 	size_t data_size;
 	bool selects;			/* takes KSTAT_A_SEL_CPU_* and FLAGS */
+	u32 flags_mask;			/* the KSTAT_F_* it takes (selects) */
 	u16 do_required_attr;		/* KSTAT_A_* a do needs, or 0 */
 	int (*prepare)(void *data, struct nlattr **tb,
 		       const struct kst_sel *sel,
@@ -215,9 +220,9 @@ struct kst_get_ops {
 /*
  * ---- sections --------------------------------------------------------
  *
- * A section is one kind of counters, defined in one file: its GET
- * command, that command's policy and ops (netlink.c registers the command
- * and answers it with them), and for the summary
+ * A section is one kind of counters, defined in one file: the ops that
+ * answer its GET command (the spec declares the command, its policy and
+ * its op; netlink.c answers it with these ops), and for the summary
  * producer a state per frame: collect reads the counters into the current
  * frame's state against the last committed one, write puts what a sample
  * of it carries (everything in a keyframe, what changed in a delta),
@@ -227,8 +232,6 @@ struct kst_get_ops {
 struct kst_section {
 	const char *name;
 	u8 get_cmd;			/* KSTAT_CMD_*_GET, 0 if none */
-	const struct nla_policy *get_policy;	/* strict, of the command */
-	unsigned int get_maxattr;
 	struct kst_get_ops get;
 	u32 sections;			/* the KSTAT_SECTION_* that sends it */
 	void *(*state_alloc)(void);
@@ -379,10 +382,6 @@ void kst_members_send(struct kst_members *set, struct sk_buff_head *parts,
 		      u32 skip_portid, struct kst_members_sent *sent);
 
 /* ---- deliver.c: where summaries go ------------------------------------ */
-
-enum kst_mcgrp {
-	KST_MCGRP_SUMMARY,
-};
 
 int kst_deliver_init(const struct genl_family *family);
 void kst_deliver_exit(void);

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kstat netlink glue: the "kstat" generic netlink family, its own policies
- * and the generic request handlers.  Each section's GET command comes from
- * the section table (its command, policy and ops), so a new section does
- * not edit this file.
+ * kstat netlink glue: the "kstat" generic netlink family and the request
+ * handlers.  The commands, their policies and the op table are generated
+ * from docs/netlink/specs/kstat.yaml (kstat-nl-gen.c, scripts/ynl-regen.sh);
+ * this file gives the generated handler names their work.  Each section's
+ * GET is answered by the section's ops, found by command in the section
+ * table, so a new section does not edit this file.
  *
  * Every GET goes parse -> prepare -> size -> fill, as in ethtool: the
  * attributes become a struct kst_sel, the command's kst_get_ops (a
@@ -22,21 +24,6 @@
 #include "compat.h"
 
 static struct genl_family kst_family;
-
-/*
- * ---- policies ------------------------------------------------------------
- *
- * The family's own; each section's GET policy is in its file, beside its ops.
- */
-
-static const struct nla_policy kst_config_set_policy[KSTAT_A_LIMITS + 1] = {
-	[KSTAT_A_CONFIG]	= NLA_POLICY_NESTED(kst_config_policy),
-	[KSTAT_A_LIMITS]	= NLA_POLICY_NESTED(kst_limits_policy),
-};
-
-static const struct nla_policy kst_subscribe_policy[KSTAT_A_CONFIG + 1] = {
-	[KSTAT_A_CONFIG]	= NLA_POLICY_NESTED(kst_config_policy),
-};
 
 /* ---- the summary's config and stats, as GET ops ---------------------------- */
 
@@ -228,14 +215,23 @@ static const struct kst_get_ops *kst_get_ops(u8 cmd)
 	return NULL;
 }
 
-static int kst_parse_sel(struct nlattr **tb, struct kst_sel *sel,
-			 struct netlink_ext_ack *extack)
+/*
+ * The policy's mask is the spec's, every flag some command takes: a
+ * command that takes fewer says so here, in the policy's own words.
+ */
+static int kst_parse_sel(const struct kst_get_ops *ops, struct nlattr **tb,
+			 struct kst_sel *sel, struct netlink_ext_ack *extack)
 {
 	struct nlattr *first = tb[KSTAT_A_SEL_CPU_FIRST];
 	struct nlattr *last = tb[KSTAT_A_SEL_CPU_LAST];
 
 	sel->flags = tb[KSTAT_A_SEL_FLAGS] ?
 		     nla_get_u32(tb[KSTAT_A_SEL_FLAGS]) : 0;
+	if (sel->flags & ~ops->flags_mask) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KSTAT_A_SEL_FLAGS],
+				    "reserved bit set");
+		return -EINVAL;
+	}
 	sel->cpu_first = first ? nla_get_u32(first) : 0;
 	sel->cpu_last = last ? nla_get_u32(last) : nr_cpu_ids - 1;
 
@@ -295,10 +291,13 @@ static int kst_nl_get_doit(struct sk_buff *skb, struct genl_info *info)
 	void *data;
 	int err;
 
+	if (WARN_ON_ONCE(!ops))	/* a GET in the spec no section answers */
+		return -EOPNOTSUPP;
 	if (ops->do_required_attr &&
 	    GENL_REQ_ATTR_CHECK(info, ops->do_required_attr))
 		return -EINVAL;
-	err = ops->selects ? kst_parse_sel(info->attrs, &sel, info->extack) : 0;
+	err = ops->selects ?
+	      kst_parse_sel(ops, info->attrs, &sel, info->extack) : 0;
 	if (err)
 		return err;
 	data = kst_get_data_new(ops);
@@ -347,7 +346,7 @@ static int kst_nl_get_start(struct netlink_callback *cb)
 	 * first dumpit call, with its extack; until then, all CPUs).
 	 */
 	if (ctx->ops->selects &&
-	    kst_parse_sel(kst_dump_attrs(cb), &sel, NULL))
+	    kst_parse_sel(ctx->ops, kst_dump_attrs(cb), &sel, NULL))
 		sel = kst_sel_all_cpus(KSTAT_F_ALL);
 	cb->min_dump_alloc = max_t(u32, cb->min_dump_alloc,
 				   NLMSG_HDRLEN + GENL_HDRLEN +
@@ -361,7 +360,8 @@ static int kst_dump_prepare(struct netlink_callback *cb,
 	struct nlattr **tb = kst_dump_attrs(cb);
 	struct kst_sel sel = { };
 
-	return (ctx->ops->selects ? kst_parse_sel(tb, &sel, cb->extack) : 0) ?:
+	return (ctx->ops->selects ?
+		kst_parse_sel(ctx->ops, tb, &sel, cb->extack) : 0) ?:
 	       ctx->ops->dump_prepare(ctx->data, tb, &sel, cb->extack);
 }
 
@@ -403,7 +403,7 @@ static int kst_parse_config(struct genl_info *info, struct kst_config *cfg,
 
 	err = nla_parse_nested(tb, KSTAT_A_CONFIG_MAX,
 			       info->attrs[KSTAT_A_CONFIG],
-			       kst_config_policy, info->extack);
+			       kstat_config_nl_policy, info->extack);
 	return err ?: kst_config_parse(tb, cfg, mask, info->extack);
 }
 
@@ -427,7 +427,7 @@ static int kst_nl_config_set_doit(struct sk_buff *skb,
 	if (info->attrs[KSTAT_A_LIMITS]) {
 		err = nla_parse_nested(ltb, KSTAT_A_LIMITS_MAX,
 				       info->attrs[KSTAT_A_LIMITS],
-				       kst_limits_policy, info->extack);
+				       kstat_limits_nl_policy, info->extack);
 		err = err ?: kst_summary_set_limits(ltb, info->extack);
 		if (err)
 			return err;
@@ -474,6 +474,7 @@ static int kst_nl_subscribe_doit(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
+/* UNSUBSCRIBE: the sender leaves its stream of its own (ENOENT: none). */
 static int kst_nl_unsubscribe_doit(struct sk_buff *skb,
 				   struct genl_info *info)
 {
@@ -481,82 +482,106 @@ static int kst_nl_unsubscribe_doit(struct sk_buff *skb,
 				       info->extack);
 }
 
-/* ---- the family ---------------------------------------------------------- */
-
-/* The family's own commands; kst_ops_init() adds the sections'. */
-static const struct genl_ops kst_family_ops[] = {
-	{
-		.cmd		= KSTAT_CMD_CONFIG_GET,
-		.doit		= kst_nl_get_doit,
-	},
-	{
-		.cmd		= KSTAT_CMD_CONFIG_SET,
-		.doit		= kst_nl_config_set_doit,
-		.policy		= kst_config_set_policy,
-		.maxattr	= ARRAY_SIZE(kst_config_set_policy) - 1,
-		.flags		= GENL_ADMIN_PERM,
-	},
-	{
-		.cmd		= KSTAT_CMD_STATS_GET,
-		.doit		= kst_nl_get_doit,
-	},
-	{
-		.cmd		= KSTAT_CMD_SUBSCRIBE,
-		.doit		= kst_nl_subscribe_doit,
-		.policy		= kst_subscribe_policy,
-		.maxattr	= ARRAY_SIZE(kst_subscribe_policy) - 1,
-	},
-	{
-		.cmd		= KSTAT_CMD_UNSUBSCRIBE,
-		.doit		= kst_nl_unsubscribe_doit,
-	},
-};
-
-/* No two ops share a command (genl_register_family checks): this is room. */
-static struct genl_ops kst_ops[KSTAT_CMD_MAX] __ro_after_init;
-static_assert(ARRAY_SIZE(kst_family_ops) <= ARRAY_SIZE(kst_ops));
-
 /*
- * A section's GET command, unprivileged like every read: a do always, a
- * dump when its ops have one.  tests/helpers/ynl_check.py reads the
- * sections' ops with this rule: change both together.
+ * ---- the generated op table's handlers ------------------------------------
+ *
+ * kstat-nl-gen.h declares one handler per op, named by ynl-gen-c.py from
+ * the family's name (kstat_nl_*, not this module's kst_ prefix); each
+ * hands over to kstat's own.
  */
-static struct genl_ops kst_section_op(const struct kst_section *s)
-{
-	struct genl_ops op = {
-		.cmd		= s->get_cmd,
-		.doit		= kst_nl_get_doit,
-		.policy		= s->get_policy,
-		.maxattr	= s->get_maxattr,
-	};
 
-	if (s->get.dump) {
-		op.start = kst_nl_get_start;
-		op.dumpit = kst_nl_get_dumpit;
-		op.done = kst_nl_get_done;
-	}
-	return op;
+int kstat_nl_cpu_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return kst_nl_get_doit(skb, info);
 }
 
-/* The family's ops: its own, then one per section that has a command. */
+int kstat_nl_cpu_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return kst_nl_get_dumpit(skb, cb);
+}
+
+int kstat_nl_irq_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return kst_nl_get_doit(skb, info);
+}
+
+int kstat_nl_irq_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return kst_nl_get_dumpit(skb, cb);
+}
+
+int kstat_nl_softirq_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return kst_nl_get_doit(skb, info);
+}
+
+int kstat_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return kst_nl_get_doit(skb, info);
+}
+
+int kstat_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return kst_nl_config_set_doit(skb, info);
+}
+
+int kstat_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return kst_nl_get_doit(skb, info);
+}
+
+int kstat_nl_subscribe_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return kst_nl_subscribe_doit(skb, info);
+}
+
+int kstat_nl_unsubscribe_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return kst_nl_unsubscribe_doit(skb, info);
+}
+
+/* ---- the family ---------------------------------------------------------- */
+
+/* The generated op table, completed by kst_ops_init(). */
+static struct genl_ops kst_ops[ARRAY_SIZE(kstat_nl_ops)] __ro_after_init;
+
+/*
+ * What 6.12's per-op generator cannot say: every dump allocates in .start
+ * and frees in .done, and an op without attributes rejects them.  Every
+ * dump needs a section's ops with a dump.
+ */
 static int __init kst_ops_init(void)
 {
-	unsigned int n = ARRAY_SIZE(kst_family_ops), i;
+	unsigned int i;
 
-	memcpy(kst_ops, kst_family_ops, sizeof(kst_family_ops));
-	for (i = 0; i < kst_nr_sections; i++) {
-		if (!kst_sections[i]->get_cmd)
+	memcpy(kst_ops, kstat_nl_ops, sizeof(kst_ops));
+	for (i = 0; i < ARRAY_SIZE(kst_ops); i++) {
+		const struct kst_get_ops *ops = kst_get_ops(kst_ops[i].cmd);
+
+		/*
+		 * An op the spec gives no attribute (its request names only
+		 * unspec) has a policy of maxattr 0, which the genl core
+		 * takes as "parse nothing": without it, the core puts its
+		 * reject-all policy there, and any attribute is refused.
+		 */
+		if (!kst_ops[i].maxattr)
+			kst_ops[i].policy = NULL;
+		if (!kst_ops[i].dumpit)
 			continue;
-		if (WARN_ON_ONCE(n >= ARRAY_SIZE(kst_ops)))
+		if (WARN_ON_ONCE(!ops || !ops->dump))
 			return -EINVAL;
-		kst_ops[n++] = kst_section_op(kst_sections[i]);
+		kst_ops[i].start = kst_nl_get_start;
+		kst_ops[i].done = kst_nl_get_done;
 	}
-	kst_family.n_ops = n;
 	return 0;
 }
 
+/*
+ * The generator's group table (kstat_nl_mcgrps) is static to its file: it
+ * makes the family struct that would use it only at the genetlink level.
+ */
 static const struct genl_multicast_group kst_mcgrps[] = {
-	[KST_MCGRP_SUMMARY] = { .name = KSTAT_MCGRP_SUMMARY_NAME },
+	[KSTAT_NLGRP_SUMMARY] = { .name = KSTAT_MCGRP_SUMMARY_NAME },
 };
 
 /*
@@ -569,7 +594,8 @@ static struct genl_family kst_family __ro_after_init = {
 	.module		= THIS_MODULE,
 	.netnsok	= true,
 	.parallel_ops	= true,
-	.ops		= kst_ops,	/* .n_ops set by kst_ops_init() */
+	.ops		= kst_ops,
+	.n_ops		= ARRAY_SIZE(kst_ops),
 	.mcgrps		= kst_mcgrps,
 	.n_mcgrps	= ARRAY_SIZE(kst_mcgrps),
 };

@@ -206,21 +206,13 @@ static int kst_softirq_write(struct kst_writer *w, const void *cur,
 	return 0;
 }
 
-/* What a SOFTIRQ_GET request may carry (strict: nothing else). */
-static const struct nla_policy kst_softirq_get_policy[KSTAT_A_SEL_FLAGS + 1] = {
-	[KSTAT_A_SEL_CPU_FIRST]	= { .type = NLA_U32 },
-	[KSTAT_A_SEL_CPU_LAST]	= { .type = NLA_U32 },
-	[KSTAT_A_SEL_FLAGS]	= NLA_POLICY_MASK(NLA_U32, KSTAT_F_PERCPU),
-};
-
 const struct kst_section kst_softirq_section = {
 	.name		= "softirq",
 	.get_cmd	= KSTAT_CMD_SOFTIRQ_GET,
-	.get_policy	= kst_softirq_get_policy,
-	.get_maxattr	= ARRAY_SIZE(kst_softirq_get_policy) - 1,
 	.get = {
 		.data_size	= sizeof(struct kst_softirq_req),
 		.selects	= true,
+		.flags_mask	= KSTAT_F_PERCPU,
 		.prepare	= kst_softirq_get_prepare,
 		.reply_size	= kst_softirq_get_reply_size,
 		.fill		= kst_softirq_get_fill,

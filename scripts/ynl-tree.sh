@@ -8,11 +8,14 @@
 #                                      ynl.c: the Python and C libraries)
 #   build/ynl/Documentation/netlink    genetlink*.yaml, the specs' schemas
 #
-# 780 KB of the 140 MB tarball.  The guest tests (tests/ynl-cli.sh,
+# 780 KB of the 140 MB tarball.  ynl-gen-c.py gets one patch,
+# scripts/ynl-gen-c-multi-attr-string.patch: 6.12's generator makes no
+# user C for a multi-attr string (kstat's irq "action"); with it, the
+# user library of tests/ynl is generated from the spec in place.  The guest tests (tests/ynl-cli.sh,
 # tests/ynl-c.sh) read it there: the guest sees this machine's file system
 # read-only, so it must exist before the guest boots.  scripts/install-
 # deps.sh runs this after installing linux-source-6.12.  Unpacked again
-# only when the tarball changes (its size and time, in build/ynl/.source).
+# only when the tarball or the patch changes (build/ynl/.source).
 #
 #   scripts/ynl-tree.sh          unpack if needed; print the directory
 #
@@ -29,7 +32,8 @@ MEMBERS=(tools/net/ynl Documentation/netlink)
 die() { echo "ynl-tree: $*" >&2; exit 1; }
 
 [[ -r $TARBALL ]] || die "$TARBALL not found (apt-get install linux-source-6.12)"
-source_id=$(stat -L -c '%s %Y' "$TARBALL")
+PATCH=$REPO/scripts/ynl-gen-c-multi-attr-string.patch
+source_id="$(stat -L -c '%s %Y' "$TARBALL") $(md5sum < "$PATCH" | cut -d' ' -f1)"
 if [[ $(cat "$DIR/.source" 2>/dev/null || true) != "$source_id" ]]; then
 	top=$(basename "$TARBALL" .tar.xz)
 	rm -rf "$DIR.tmp"
@@ -37,6 +41,7 @@ if [[ $(cat "$DIR/.source" 2>/dev/null || true) != "$source_id" ]]; then
 	tar -xJf "$TARBALL" -C "$DIR.tmp" --strip-components=1 \
 		"${MEMBERS[@]/#/$top/}" ||
 		die "cannot unpack ${MEMBERS[*]} from $TARBALL"
+	patch -s -p1 -d "$DIR.tmp" < "$PATCH" || die "cannot apply $PATCH"
 	echo "$source_id" > "$DIR.tmp/.source"
 	rm -rf "$DIR"
 	mv "$DIR.tmp" "$DIR"

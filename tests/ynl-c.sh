@@ -5,13 +5,17 @@
 # built here by tests/ynl/Makefile (generation included; its own and the
 # generated code without a warning),
 # gets cpu-get for one CPU and for the sum, each value within two
-# `kstat -j cpu show` readings, and an irq-get dump of a range of
-# synthetic IRQs with `kstat -j irq show`'s counts, then nr_irqs.
+# `kstat -j cpu show` readings, an irq-get dump of a range of synthetic
+# IRQs with `kstat -j irq show`'s counts, then nr_irqs, and an irq-get do
+# with the meta flag whose chip and action names are kstat's.  The library
+# is generated from the spec in place, its multi-attr string "action"
+# included (scripts/ynl-gen-c-multi-attr-string.patch, applied by
+# scripts/ynl-tree.sh to 6.12's generator).
 # The kstat.ko paths it drives, dump.sh and bracket.sh drive too.
 # leave-out: userspace-only
 # timeout: 600
 source tests/lib.sh
-require_cmd make cc python3
+require_cmd make cc python3 jq
 require_py_package yaml python3-yaml
 require_kstat
 
@@ -71,3 +75,11 @@ assert_eq 300 "$(grep -c '^[0-9]' <<< "$got")" "IRQs dumped"
 assert_match "^$first 4$" "$got" "IRQ $first fired 4 times"
 assert_match "^nr_irqs [0-9]+$" "$got" "the dump's last message: nr_irqs"
 assert_match "^intr_sum [0-9]+$" "$got" "the dump's last message: intr_sum"
+
+# irq-get do with meta: the actions, a multi-attr string the generated
+# library parses only with scripts/ynl-gen-c-multi-attr-string.patch.
+assert_ok "$BIN" irq "$first"
+got=$T_OUT
+want=$("$KSTAT" -j irq show "$first" | jq -r '.[0] | "irq \(.irq) \(.count)", "chip \(.chip)", (.actions[] | "action \(.)")')
+assert_eq "$want" "$got" "kstat-ynl irq $first (meta): id, count, chip, actions as kstat irq show"
+assert_match "^action kstat-sim-0$" "$got" "IRQ $first's action, parsed by the generated library"
