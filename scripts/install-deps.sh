@@ -21,6 +21,14 @@
 #
 # KSTAT_DEPS_KERNELS="6.12" does what --kernel 6.12 does.  Installing more
 # kernels does not change which one make builds for (scripts/kver.sh).
+#
+# Debian 12 carries linux-source-6.12 and the 6.12 kernel only in its
+# security archive (bookworm-security).  An installed Debian 12 has that
+# suite in its apt sources; a bare debootstrap tree does not.  When a
+# package has no install candidate there, this script says so and adds
+# Debian's own bookworm-security and bookworm-updates suites, in
+# $KSTAT_APT_SOURCES_DIR/kstat-bookworm.sources (default
+# /etc/apt/sources.list.d), then updates again.  Nothing else is added.
 
 set -euo pipefail
 
@@ -79,6 +87,61 @@ ynl_tree() {
 	"$(dirname "${BASH_SOURCE[0]}")/ynl-tree.sh" > /dev/null
 }
 
+APT_SOURCES_DIR=${KSTAT_APT_SOURCES_DIR:-/etc/apt/sources.list.d}
+KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
+
+# Packages among "$@" that apt cannot install: no candidate in any source.
+no_candidate() {
+	local p cand
+	for p in "$@"; do
+		cand=$(apt-cache policy "$p" 2>/dev/null | sed -n 's/^ *Candidate: //p')
+		[[ -n $cand && $cand != "(none)" ]] || echo "$p"
+	done
+}
+
+debian_codename() {
+	(. "${KSTAT_OS_RELEASE:-/etc/os-release}" 2>/dev/null && echo "${VERSION_CODENAME:-}")
+}
+
+# The suites an installed Debian 12 has and debootstrap leaves out.
+write_bookworm_sources() {
+	"${sudo[@]}" tee "$APT_SOURCES_DIR/kstat-bookworm.sources" > /dev/null <<EOF
+# Added by kstat's scripts/install-deps.sh: Debian 12 ships
+# linux-source-6.12 and its 6.12 kernels only in bookworm-security.
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm-updates
+Components: main
+Signed-By: $KEYRING
+
+Types: deb
+URIs: http://deb.debian.org/debian-security
+Suites: bookworm-security
+Components: main
+Signed-By: $KEYRING
+EOF
+}
+
+# Give apt the suites the packages need, or stop saying which are missing.
+ensure_candidates() {
+	local -a lacking
+	mapfile -t lacking < <(no_candidate "$@")
+	((${#lacking[@]})) || return 0
+	if [[ $(debian_codename) == bookworm && ! -e $APT_SOURCES_DIR/kstat-bookworm.sources ]]; then
+		echo "install-deps: no candidate for ${lacking[*]}: Debian 12 ships" \
+			"them in bookworm-security, which apt's sources lack; adding" \
+			"$APT_SOURCES_DIR/kstat-bookworm.sources (bookworm-security, bookworm-updates)"
+		write_bookworm_sources
+		"${sudo[@]}" apt-get update -q
+		mapfile -t lacking < <(no_candidate "$@")
+		((${#lacking[@]})) || return 0
+	fi
+	echo "install-deps: apt has no candidate for: ${lacking[*]}." \
+		"kstat needs Debian 12 (bookworm) with its main, bookworm-updates and" \
+		"bookworm-security suites in apt's sources" >&2
+	exit 1
+}
+
 main() {
 	local -a need sudo=()
 	local k
@@ -111,6 +174,7 @@ main() {
 	fi
 	echo "install-deps: installing ${need[*]}"
 	"${sudo[@]}" apt-get update -q
+	ensure_candidates "${need[@]}"
 	"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
 		--no-install-recommends "${need[@]}"
 	mapfile -t need < <(missing)
