@@ -201,28 +201,44 @@ static void *kst_arch_state_alloc(void)
 	return s;
 }
 
-static int kst_arch_collect(void *cur, void *last,
-			    const struct kst_config *cfg, bool *renewed)
+/* @c's rows extended against @l's, and its "intr" total from @irqs_sum. */
+static void kst_arch_extend(struct kst_arch_state *c,
+			    const struct kst_arch_state *l, u64 irqs_sum)
 {
-	struct kst_arch_state *c = cur, *l = last;
-	const struct kst_arch_counter *a;
-	unsigned int i, cpu;
-	u32 *row;
+	unsigned int i;
 
-	c->intr_sum = 0;
-	for_each_possible_cpu(cpu)
-		c->intr_sum += kstat_cpu_irqs_sum(cpu);
+	c->intr_sum = irqs_sum;
 	for (i = 0; i < kst_nr_arch_counters; i++) {
-		a = &kst_arch_counters[i];
-		row = c->raw + i * nr_cpu_ids;
-		kst_row_read(row, kst_arch_percpu_read, a);
-		c->ext[i] = kst_ext_row(l ? l->ext[i] : 0, row,
+		c->ext[i] = kst_ext_row(l ? l->ext[i] : 0,
+					c->raw + i * nr_cpu_ids,
 					l ? l->raw + i * nr_cpu_ids : NULL,
 					nr_cpu_ids);
-		if (a->in_intr_sum)
+		if (kst_arch_counters[i].in_intr_sum)
 			c->intr_sum += c->ext[i];
 	}
-	*renewed = false;
+}
+
+/* Read once into the first stream's state; each extends its own. */
+static int kst_arch_collect(struct kst_target *t, unsigned int n)
+{
+	const struct kst_arch_state *read = t[0].cur;
+	size_t bytes = kst_nr_arch_counters * nr_cpu_ids * sizeof(u32);
+	struct kst_arch_state *c;
+	unsigned int i, cpu, k;
+	u64 irqs_sum = 0;
+
+	for_each_possible_cpu(cpu)
+		irqs_sum += kstat_cpu_irqs_sum(cpu);
+	for (i = 0; i < kst_nr_arch_counters; i++)
+		kst_row_read(read->raw + i * nr_cpu_ids, kst_arch_percpu_read,
+			     &kst_arch_counters[i]);
+	for (k = 0; k < n; k++) {
+		c = t[k].cur;
+		if (k && bytes)
+			memcpy(c->raw, read->raw, bytes);
+		kst_arch_extend(c, t[k].last, irqs_sum);
+		t[k].renewed = false;
+	}
 	return 0;
 }
 

@@ -345,14 +345,26 @@ static void *kst_cpu_frame_alloc(void)
 }
 
 /* CPUs coming or going start a new generation. */
-static int kst_cpu_collect(void *cur, void *last,
-			   const struct kst_config *cfg, bool *renewed)
+/* Read once into the first stream's state, copied to the others'. */
+static int kst_cpu_collect(struct kst_target *t, unsigned int n)
 {
-	struct kst_cpu_state *c = cur, *l = last;
+	const struct kst_cpu_state *read = t[0].cur;
+	struct kst_cpu_state *c, *l;
+	unsigned int k;
 
-	kst_cpu_state_read(c);
-	kst_cpu_state_diff(c, l);
-	*renewed = l && !bitmap_equal(c->online, l->online, nr_cpu_ids);
+	kst_cpu_state_read(t[0].cur);
+	for (k = 0; k < n; k++) {
+		c = t[k].cur;
+		l = t[k].last;
+		if (k) {
+			memcpy(c->cpu, read->cpu,
+			       (nr_cpu_ids + 1) * sizeof(*c->cpu));
+			bitmap_copy(c->online, read->online, nr_cpu_ids);
+		}
+		kst_cpu_state_diff(c, l);
+		t[k].renewed = l && !bitmap_equal(c->online, l->online,
+						  nr_cpu_ids);
+	}
 	return 0;
 }
 

@@ -1124,8 +1124,11 @@ struct kst_irq_state {
 	u64 *ext;			/* extended */
 	unsigned long *changed;		/* IRQs that go into a delta */
 	unsigned long *renewed;		/* descriptor differs from last's */
+	/* raw[] is the per-CPU sum, read with records, not tot_count */
+	bool raw_percpu;
 	/* with the config's per-CPU counts, read with the totals: */
 	bool percpu;			/* recs[] holds a record per IRQ */
+	u32 *pairs;			/* one IRQ's record as read (pairs) */
 	u32 *rec_at;			/* per IRQ number: its record's word */
 	u32 *recs;			/* the records, back to back */
 	size_t nr_words, cap_words;	/* of recs[] */
@@ -1155,6 +1158,7 @@ static void kst_irq_state_free(void *state, bool committed)
 			kst_desc_release(s->desc[irq]);
 	kst_irq_state_free_arrays(s);
 	kvfree(s->recs);
+	kvfree(s->pairs);
 	kvfree(s->snap);
 	kst_chunk_free(s->chunk);
 	kfree(s);
@@ -1227,7 +1231,10 @@ static void *kst_irq_state_alloc(void)
 		return NULL;
 	s->snap = kst_irq_snap_alloc(&all);
 	s->chunk = kst_chunk_alloc(nr_cpu_ids);
-	if (!s->snap || !s->chunk || kst_irq_state_resize(s, nr_irqs)) {
+	s->pairs = kvmalloc_array(kst_rec_max_words(nr_cpu_ids), sizeof(u32),
+				  GFP_KERNEL);
+	if (!s->snap || !s->chunk || !s->pairs ||
+	    kst_irq_state_resize(s, nr_irqs)) {
 		kst_irq_state_free(s, false);
 		return NULL;
 	}
@@ -1235,31 +1242,55 @@ static void *kst_irq_state_alloc(void)
 }
 
 /*
- * @desc's 32-bit total now; with per-CPU counts, the sum of the record
- * read into c->recs in the same pass (finished once the count is known).
+ * One IRQ as read once for every stream due: its descriptor (NULL: none),
+ * its 32-bit total and, if any stream takes per-CPU counts, its record as
+ * pairs (then the total is their sum, read in the same pass).
  */
-static u32 kst_irq_collect_raw(struct kst_irq_state *c, unsigned int irq,
-			       struct irq_desc *desc)
+struct kst_irq_reading {
+	struct irq_desc *desc;
+	u32 raw;
+	bool percpu;
+	const u32 *pairs;
+};
+
+/* Caller holds rcu_read_lock(); @pairs: kst_rec_max_words() words. */
+static void kst_irq_read(struct kst_irq_reading *r, unsigned int irq,
+			 u32 *pairs)
 {
-	if (!c->percpu)
-		return kst_desc_count(desc);
-	c->rec_at[irq] = c->nr_words;
-	return kst_rec_read(desc, 0, nr_cpu_ids, c->recs + c->nr_words);
+	r->desc = irq < nr_irqs ? kst_irq_to_desc(irq) : NULL;
+	r->pairs = pairs;
+	if (!r->desc)
+		return;
+	r->raw = r->percpu ? kst_rec_read(r->desc, 0, nr_cpu_ids, pairs) :
+			     kst_desc_count(r->desc);
 }
 
-/* One IRQ number into @c, against @l (NULL: no committed state). */
+/* @c's record of @irq: the pairs read, in the smallest form for @count. */
+static void kst_irq_add_rec(struct kst_irq_state *c, unsigned int irq,
+			    const u32 *pairs, u32 count)
+{
+	u32 *rec = c->recs + c->nr_words;
+
+	memcpy(rec, pairs, kst_rec_words(pairs) * sizeof(u32));
+	c->rec_at[irq] = c->nr_words;
+	c->nr_words += kst_rec_finish(rec, nr_cpu_ids, count,
+				      c->snap->percpu);
+}
+
+/* One IRQ number, as read in @r, into @c against @l (NULL: none). */
 static void kst_irq_collect_one(struct kst_irq_state *c,
 				const struct kst_irq_state *l,
-				unsigned int irq, struct irq_desc *desc)
+				unsigned int irq,
+				const struct kst_irq_reading *r)
 {
-	u32 raw, inc;
+	struct irq_desc *desc = r->desc;
+	u32 raw = r->raw, inc;
 
 	c->desc[irq] = desc;
 	if (desc != (l ? l->desc[irq] : NULL))
 		__set_bit(irq, c->renewed);
 	if (!desc)
 		return;
-	raw = kst_irq_collect_raw(c, irq, desc);
 	if (l && desc == l->desc[irq]) {
 		inc = raw - l->raw[irq];
 		/*
@@ -1268,7 +1299,7 @@ static void kst_irq_collect_one(struct kst_irq_state *c,
 		 * total may lag by an interrupt in flight.  Hold the base
 		 * rather than take that for a wrap.
 		 */
-		if (c->percpu != l->percpu && (s32)inc < 0) {
+		if (c->raw_percpu != l->raw_percpu && (s32)inc < 0) {
 			raw = l->raw[irq];
 			inc = 0;
 		}
@@ -1283,49 +1314,112 @@ static void kst_irq_collect_one(struct kst_irq_state *c,
 		__set_bit(irq, c->changed);
 	}
 	if (c->percpu)
-		c->nr_words += kst_rec_finish(c->recs + c->nr_words, nr_cpu_ids,
-					      (u32)c->ext[irq],
-					      c->snap->percpu);
+		kst_irq_add_rec(c, irq, r->pairs, (u32)c->ext[irq]);
+}
+
+/* Make every state of @t cover IRQ numbers below @nr, and clear it. */
+static int kst_irq_collect_begin(struct kst_target *t, unsigned int n,
+				 unsigned int nr, bool raw_percpu)
+{
+	struct kst_irq_state *c, *l;
+	unsigned int k;
+
+	for (k = 0; k < n; k++) {
+		c = t[k].cur;
+		l = t[k].last;
+		/* nr_irqs only grows; both states cover the same numbers */
+		if (kst_irq_state_resize(c, nr) ||
+		    (l && kst_irq_state_resize(l, nr)))
+			return -ENOMEM;
+		bitmap_zero(c->changed, c->nr);
+		bitmap_zero(c->renewed, c->nr);
+		c->percpu = t[k].cfg->percpu;
+		c->raw_percpu = raw_percpu;
+		c->nr_words = 0;
+	}
+	return 0;
+}
+
+/* Room in every per-CPU state for one more record; false: none. */
+static bool kst_irq_recs_room(struct kst_target *t, unsigned int n)
+{
+	const struct kst_irq_state *c;
+	unsigned int k;
+
+	for (k = 0; k < n; k++) {
+		c = t[k].cur;
+		if (c->percpu && c->cap_words - c->nr_words <
+				 kst_rec_max_words(nr_cpu_ids))
+			return false;
+	}
+	return true;
+}
+
+static int kst_irq_recs_reserve_all(struct kst_target *t, unsigned int n)
+{
+	struct kst_irq_state *c;
+	unsigned int k;
+
+	for (k = 0; k < n; k++) {
+		c = t[k].cur;
+		if (c->percpu && kst_irq_recs_reserve(c))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void kst_irq_collect_fail(struct kst_target *t, unsigned int n)
+{
+	unsigned int k;
+
+	for (k = 0; k < n; k++)
+		kst_irq_discard(t[k].cur);
 }
 
 /*
  * Every IRQ number, in runs of KST_IRQS_PER_RCU under one RCU read
- * section each; between runs, room for records is made and the CPU may
- * be given up.  On failure, what was pinned so far is let go.
+ * section each, read once and taken into each stream's state; between
+ * runs, room for records is made and the CPU may be given up.  Per-CPU
+ * counts are read if any stream takes them.  On failure, what was
+ * pinned so far is let go.
  */
-static int kst_irq_collect(void *cur, void *last, const struct kst_config *cfg,
-			   bool *renewed)
+static int kst_irq_collect(struct kst_target *t, unsigned int n)
 {
-	struct kst_irq_state *c = cur, *l = last;
-	unsigned int irq = 0, run, nr = nr_irqs;
-	unsigned int cover = max3(nr, c->nr, l ? l->nr : 0);
+	struct kst_irq_reading r = { };
+	unsigned int irq = 0, run, cover = nr_irqs, k;
+	struct kst_irq_state *c, *l;
+	u32 *pairs = ((struct kst_irq_state *)t[0].cur)->pairs;
 
-	/* nr_irqs only grows; both states cover the same numbers */
-	if (kst_irq_state_resize(c, cover) ||
-	    (l && kst_irq_state_resize(l, cover)))
+	for (k = 0; k < n; k++) {
+		c = t[k].cur;
+		l = t[k].last;
+		cover = max3(cover, c->nr, l ? l->nr : 0);
+		r.percpu |= t[k].cfg->percpu;
+	}
+	if (kst_irq_collect_begin(t, n, cover, r.percpu))
 		return -ENOMEM;
-	bitmap_zero(c->changed, c->nr);
-	bitmap_zero(c->renewed, c->nr);
-	c->percpu = cfg->percpu;
-	c->nr_words = 0;
-	while (irq < c->nr) {
-		if (c->percpu && kst_irq_recs_reserve(c)) {
-			kst_irq_discard(c);
+	while (irq < cover) {
+		if (kst_irq_recs_reserve_all(t, n)) {
+			kst_irq_collect_fail(t, n);
 			return -ENOMEM;
 		}
 		rcu_read_lock();
-		for (run = 0; irq < c->nr && run < KST_IRQS_PER_RCU; irq++) {
-			if (c->percpu && c->cap_words - c->nr_words <
-					 kst_rec_max_words(nr_cpu_ids))
+		for (run = 0; irq < cover && run < KST_IRQS_PER_RCU; irq++) {
+			if (!kst_irq_recs_room(t, n))
 				break;
-			kst_irq_collect_one(c, l, irq,
-					    irq < nr ? kst_irq_to_desc(irq) : NULL);
+			kst_irq_read(&r, irq, pairs);
+			for (k = 0; k < n; k++)
+				kst_irq_collect_one(t[k].cur, t[k].last, irq,
+						    &r);
 			run++;
 		}
 		rcu_read_unlock();
 		cond_resched();
 	}
-	*renewed = !bitmap_empty(c->renewed, c->nr);
+	for (k = 0; k < n; k++) {
+		c = t[k].cur;
+		t[k].renewed = !bitmap_empty(c->renewed, c->nr);
+	}
 	return 0;
 }
 

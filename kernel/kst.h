@@ -223,12 +223,21 @@ struct kst_get_ops {
  * A section is one kind of counters, defined in one file: the ops that
  * answer its GET command (the spec declares the command, its policy and
  * its op; netlink.c answers it with these ops), and for the summary
- * producer a state per frame: collect reads the counters into the current
- * frame's state against the last committed one, write puts what a sample
+ * producer a state per frame: collect reads the counters once into the
+ * current frame's state of every stream due at a tick, each against its
+ * own last committed one, write puts what a sample
  * of it carries (everything in a keyframe, what changed in a delta),
  * commit and discard settle what a collect pinned.  The producer knows
  * nothing else about it.  docs/adding-a-section.md says how to add one.
  */
+/* One stream's state in a shared collection (kst_section.collect). */
+struct kst_target {
+	void *cur;
+	void *last;			/* NULL before the first commit */
+	const struct kst_config *cfg;	/* the stream's */
+	bool renewed;			/* out: a new generation */
+};
+
 struct kst_section {
 	const char *name;
 	u8 get_cmd;			/* KSTAT_CMD_*_GET, 0 if none */
@@ -238,11 +247,12 @@ struct kst_section {
 	/* @committed: the state is a committed frame's, holding its pins */
 	void (*state_free)(void *state, bool committed);
 	/*
-	 * @last is NULL before the first commit; @cfg is the config the
-	 * sample is taken for; *renewed true: a new generation
+	 * One reading of the kernel's counters into the current state of
+	 * each of @n streams due at one tick (@n >= 1), each against its
+	 * own last committed state: the counters are read once, whatever
+	 * @n is.  On failure nothing is pinned in any of them.
 	 */
-	int (*collect)(void *cur, void *last, const struct kst_config *cfg,
-		       bool *renewed);
+	int (*collect)(struct kst_target *t, unsigned int n);
 	int (*write)(struct kst_writer *w, const void *cur, const void *base);
 	/* optional, for sections that pin what they collect */
 	void (*commit)(void *cur, void *last);	/* @last: NULL if none */
@@ -411,6 +421,9 @@ struct kst_summary_stats {
 	u64 build_ns_total;
 	u64 keyframe_bytes;
 	u64 delta_bytes;
+	/* every stream's: shared ticks, and their whole time */
+	u64 ticks;
+	u64 tick_ns_total;
 	u32 generation;
 	bool running;
 	bool listening;

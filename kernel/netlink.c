@@ -65,7 +65,7 @@ static const struct kst_get_ops kst_config_get_ops = {
 
 static size_t kst_stats_size(void)
 {
-	return nla_total_size(0) + 10 * nla_total_size_64bit(sizeof(u64)) +
+	return nla_total_size(0) + 12 * nla_total_size_64bit(sizeof(u64)) +
 	       2 * nla_total_size(sizeof(u8)) + nla_total_size(sizeof(u32));
 }
 
@@ -96,6 +96,10 @@ static int kst_stats_fill(struct sk_buff *skb,
 		  offsetof(struct kst_summary_stats, keyframe_bytes) },
 		{ KSTAT_A_STATS_DELTA_BYTES,
 		  offsetof(struct kst_summary_stats, delta_bytes) },
+		{ KSTAT_A_STATS_TICKS,
+		  offsetof(struct kst_summary_stats, ticks) },
+		{ KSTAT_A_STATS_TICK_NS_TOTAL,
+		  offsetof(struct kst_summary_stats, tick_ns_total) },
 	};
 	struct nlattr *nest = nla_nest_start(skb, KSTAT_A_STATS);
 	unsigned int i;

@@ -159,21 +159,29 @@ static void *kst_softirq_state_alloc(void)
 	return s;
 }
 
-static int kst_softirq_collect(void *cur, void *last,
-			       const struct kst_config *cfg, bool *renewed)
+/* Read once into the first stream's state; each extends its own. */
+static int kst_softirq_collect(struct kst_target *t, unsigned int n)
 {
-	struct kst_softirq_state *c = cur, *l = last;
-	unsigned int vec;
-	u32 *row;
+	const struct kst_softirq_state *read = t[0].cur;
+	size_t bytes = NR_SOFTIRQS * nr_cpu_ids * sizeof(u32);
+	struct kst_softirq_state *c, *l;
+	unsigned int vec, k;
 
-	for (vec = 0; vec < NR_SOFTIRQS; vec++) {
-		row = c->raw + vec * nr_cpu_ids;
-		kst_row_read(row, kst_softirq_read, &vec);
-		c->ext[vec] = kst_ext_row(l ? l->ext[vec] : 0, row,
-					  l ? l->raw + vec * nr_cpu_ids : NULL,
-					  nr_cpu_ids);
+	for (vec = 0; vec < NR_SOFTIRQS; vec++)
+		kst_row_read(read->raw + vec * nr_cpu_ids, kst_softirq_read,
+			     &vec);
+	for (k = 0; k < n; k++) {
+		c = t[k].cur;
+		l = t[k].last;
+		if (k)
+			memcpy(c->raw, read->raw, bytes);
+		for (vec = 0; vec < NR_SOFTIRQS; vec++)
+			c->ext[vec] = kst_ext_row(l ? l->ext[vec] : 0,
+						  c->raw + vec * nr_cpu_ids,
+						  l ? l->raw + vec * nr_cpu_ids :
+						      NULL, nr_cpu_ids);
+		t[k].renewed = false;
 	}
-	*renewed = false;
 	return 0;
 }
 

@@ -28,6 +28,10 @@
  * same skbs, each carrying KSTAT_A_SUMMARY_STREAM.  Each stream has its
  * own producer (frames, sequence numbers, keyframes) and work item; a
  * stream whose last member leaves is kicked, stops and is freed at once.
+ * Ticks fall on one grid of milliseconds for all streams: the work that
+ * runs a tick samples every stream due at it from one collection (each
+ * section read once, kst_collect()), and their own works find nothing
+ * due.
  * Why unicast: a multicast group cannot say who is in it, so the kernel
  * could neither resync one reader nor count members for the limits.
  *
@@ -96,6 +100,7 @@ struct kst_producer {
 	unsigned int interval_ms;	/* of the last attempt, failed or not */
 	u64 base_ns;			/* CLOCK_MONOTONIC of *last's reading */
 	unsigned long next_tick;	/* jiffies of the next sample */
+	u64 next_ms;			/* ... its point on the grid */
 	bool primed;			/* *last holds a committed sample */
 	u32 tracked;			/* KSTAT_SECTION_* *last holds */
 	bool need_key;			/* the next sample must be full */
@@ -227,7 +232,6 @@ static struct kst_producer *kst_producer_alloc(u32 stream)
 		kst_producer_free(p);
 		return NULL;
 	}
-	p->next_tick = jiffies;
 	return p;
 }
 
@@ -288,34 +292,89 @@ static void kst_untrack(struct kst_producer *p, u32 sections)
 	}
 }
 
-/* Read the counters of cfg->sections into *cur; *new_gen: one was renewed. */
-static int kst_collect(struct kst_producer *p, const struct kst_config *cfg,
-		       bool *new_gen)
-{
-	const struct kst_section *s;
-	bool renewed;
-	unsigned int i;
-	int err = 0;
+/*
+ * One stream's part in a tick: the sample it takes and what it sends.
+ * Streams due at one tick take their samples from one collection.
+ */
+struct kst_take {
+	struct kst_stream *s;
+	struct kst_config cfg;
+	u64 cfg_gen;
+	struct kst_sample_head h;
+	bool new_gen;			/* a section was renewed */
+	int err;			/* its collection failed */
+	struct sk_buff_head out;	/* finished batches */
+	struct sk_buff_head snap;	/* for members that overran */
+	struct kst_tick t;
+};
 
-	*new_gen = false;
-	kst_untrack(p, cfg->sections);
-	for (i = 0; !err && i < kst_nr_sections; i++) {
-		s = kst_sections[i];
-		if (!kst_wanted(s, cfg->sections))
+/* Streams of one tick, and room for one section's targets. */
+struct kst_takes {
+	struct kst_take *tk;
+	unsigned int n;
+	struct kst_target *tg;		/* [n] */
+	unsigned int *of;		/* [n]: the take of each target */
+};
+
+/*
+ * Section @i of every take whose config wants it, in one collection:
+ * the counters are read once for all of them.  A take whose state
+ * cannot be had, or whose collection fails, lets go of what it took.
+ */
+static void kst_collect_section(struct kst_takes *ts, unsigned int i)
+{
+	const struct kst_section *sec = kst_sections[i];
+	struct kst_producer *p;
+	struct kst_take *tk;
+	unsigned int k, m = 0;
+	int err;
+
+	for (k = 0; k < ts->n; k++) {
+		tk = &ts->tk[k];
+		p = tk->s->prod;
+		if (tk->err || !kst_wanted(sec, tk->cfg.sections))
 			continue;
 		/* state_alloc() failed in kst_untrack() of an earlier tick */
 		if (!p->cur->state[i])
-			p->cur->state[i] = s->state_alloc();
-		err = p->cur->state[i] ?
-		      s->collect(p->cur->state[i], kst_last_state(p, i), cfg,
-				 &renewed) : -ENOMEM;
-		if (err) {
-			kst_discard_sections(p, i, cfg->sections);
-			break;
+			p->cur->state[i] = sec->state_alloc();
+		if (!p->cur->state[i]) {
+			kst_discard_sections(p, i, tk->cfg.sections);
+			tk->err = -ENOMEM;
+			continue;
 		}
-		*new_gen |= renewed;
+		ts->tg[m] = (struct kst_target) {
+			.cur = p->cur->state[i],
+			.last = kst_last_state(p, i),
+			.cfg = &tk->cfg,
+		};
+		ts->of[m++] = k;
 	}
-	return err;
+	if (!m)
+		return;
+	err = sec->collect(ts->tg, m);
+	for (k = 0; k < m; k++) {
+		tk = &ts->tk[ts->of[k]];
+		if (err) {
+			kst_discard_sections(tk->s->prod, i, tk->cfg.sections);
+			tk->err = err;
+		} else {
+			tk->new_gen |= ts->tg[k].renewed;
+		}
+	}
+}
+
+/*
+ * Read the counters of every take's sections into its *cur: only the
+ * sections some stream due now wants, each once for all of them.
+ */
+static void kst_collect(struct kst_takes *ts)
+{
+	unsigned int i, k;
+
+	for (k = 0; k < ts->n; k++)
+		kst_untrack(ts->tk[k].s->prod, ts->tk[k].cfg.sections);
+	for (i = 0; i < kst_nr_sections; i++)
+		kst_collect_section(ts, i);
 }
 
 /* *cur, holding @sections, becomes the base of the next delta. */
@@ -413,70 +472,77 @@ static void kst_age_base(struct kst_producer *p)
 	p->need_key = true;
 }
 
-/*
- * Take one sample into the open batch; when the batch is full, move its
- * parts to @out, to be multicast once kst_prod_lock is dropped.
- */
-static void kst_sample_take(struct kst_stream *s, struct kst_producer *p,
-			    struct sk_buff_head *out, struct kst_tick *t)
+/* Under kst_prod_lock: @tk's sample is taken now, at @ts (boot time). */
+static void kst_take_begin(struct kst_take *tk, u64 ts)
 {
-	struct kst_sample_head h = { };
-	struct kst_config cfg;
-	bool new_gen = false;
-	u64 cfg_gen;
-	int err;
+	struct kst_stream *s = tk->s;
+	struct kst_producer *p = s->prod;
+	struct kst_sample_head *h = &tk->h;
 
-	kst_stream_cfg(s, &cfg, &cfg_gen);
+	kst_stream_cfg(s, &tk->cfg, &tk->cfg_gen);
 	/* The next attempt is one interval away, whatever this one does. */
-	p->interval_ms = cfg.interval_ms;
+	p->interval_ms = tk->cfg.interval_ms;
 	if (!p->in_batch)
 		p->batch.batch_seq = s->next_seq;
 	p->cur->seq = s->next_seq++;
-	p->cur->ts = ktime_get_boottime_ns();
+	p->cur->ts = ts;
 	kst_age_base(p);
-	h.key = !p->primed || p->need_key ||
-		cfg.sections != p->cfg.sections ||
-		cfg.percpu != p->cfg.percpu ||
-		(!p->in_batch && !p->batches);
-	h.announce = cfg_gen != p->cfg_gen;
-	h.cfg = &cfg;
+	h->key = !p->primed || p->need_key ||
+		 tk->cfg.sections != p->cfg.sections ||
+		 tk->cfg.percpu != p->cfg.percpu ||
+		 (!p->in_batch && !p->batches);
+	h->announce = tk->cfg_gen != p->cfg_gen;
+	h->cfg = &tk->cfg;
+	tk->t.sampled = true;
+}
 
-	err = kst_collect(p, &cfg, &new_gen);
-	if (err) {
+/*
+ * Under kst_prod_lock, once collected: the sample into the open batch;
+ * when the batch is full, its parts to tk->out, to be sent once
+ * kst_prod_lock is dropped.
+ */
+static void kst_take_end(struct kst_take *tk)
+{
+	struct kst_stream *s = tk->s;
+	struct kst_producer *p = s->prod;
+	struct kst_sample_head *h = &tk->h;
+	int err;
+
+	if (tk->err) {
 		kst_batch_drop(p);	/* *cur is incomplete: nothing pinned */
-		t->failed = true;
+		tk->t.failed = true;
 		return;
 	}
-	p->cur->generation = s->generation + new_gen;
-	h.key |= new_gen;
-	h.seq = p->cur->seq;
-	h.ts = p->cur->ts;
-	h.generation = p->cur->generation;
-	err = kst_fault() ?: kst_write_sample(&p->batch, &h, p->cur, p->last);
+	p->cur->generation = s->generation + tk->new_gen;
+	h->key |= tk->new_gen;
+	h->seq = p->cur->seq;
+	h->ts = p->cur->ts;
+	h->generation = p->cur->generation;
+	err = kst_fault() ?: kst_write_sample(&p->batch, h, p->cur, p->last);
 	/*
 	 * Committed even when it cannot be sent: a dropped sample makes the
 	 * next one a keyframe, which needs no base, and the counters are
 	 * extended from this reading, not from an older one (see
 	 * KSTAT_HORIZON_MS).
 	 */
-	kst_commit(p, cfg.sections);
+	kst_commit(p, tk->cfg.sections);
 	s->generation = p->last->generation;
-	p->cfg = cfg;
-	p->cfg_gen = cfg_gen;
+	p->cfg = tk->cfg;
+	p->cfg_gen = tk->cfg_gen;
 	if (err) {
 		kst_batch_drop(p);
-		t->failed = true;
+		tk->t.failed = true;
 		return;
 	}
 	p->need_key = false;
-	t->key = h.key;
-	t->bytes = p->batch.sample_bytes;
-	if (++p->in_batch < cfg.batch)
+	tk->t.key = h->key;
+	tk->t.bytes = p->batch.sample_bytes;
+	if (++p->in_batch < tk->cfg.batch)
 		return;
 	kst_builder_finish(&p->batch);
-	skb_queue_splice_tail_init(&p->batch.parts, out);
+	skb_queue_splice_tail_init(&p->batch.parts, &tk->out);
 	p->in_batch = 0;
-	p->batches = (p->batches + 1) % cfg.keyframe;
+	p->batches = (p->batches + 1) % tk->cfg.keyframe;
 }
 
 /* The last committed sample as a keyframe, for one requester. */
@@ -668,27 +734,162 @@ static void kst_producer_stop(struct kst_stream *s)
 		kst_deliver_nets_clear();
 }
 
-/* Under kst_prod_lock: the next tick, on the interval's grid. */
+/*
+ * Under kst_prod_lock: the next tick, on the interval's grid.  The grids
+ * are of milliseconds since boot, the same for every stream, so streams
+ * whose intervals are multiples of one another tick together and share
+ * a collection: 250 ms and 1000 ms meet every second.  A late tick does
+ * not make up for the ones missed.
+ */
+static unsigned long kst_grid_next(u64 from_ms, u32 interval_ms,
+				   u64 *next_ms, unsigned long *tick)
+{
+	u64 j = get_jiffies_64(), now_ms = jiffies64_to_msecs(j);
+	unsigned long delay;
+
+	*next_ms = (div_u64(max(now_ms, from_ms), interval_ms) + 1) *
+		   interval_ms;
+	delay = msecs_to_jiffies(*next_ms - now_ms);
+	*tick = (unsigned long)j + delay;
+	return delay;
+}
+
 static void kst_schedule_next(struct kst_stream *s, struct kst_producer *p)
 {
-	long delay;
+	unsigned long delay = kst_grid_next(p->next_ms, p->interval_ms,
+					    &p->next_ms, &p->next_tick);
 
-	p->next_tick += msecs_to_jiffies(p->interval_ms);
-	delay = (long)(p->next_tick - jiffies);
-	if (delay < 0) {
-		p->next_tick = jiffies;
-		delay = 0;
-	}
 	mod_delayed_work(kst_stream_wq(s), &s->work, delay);
 }
 
-/* Under kst_prod_lock: a sample now, and the next one scheduled. */
-static void kst_tick(struct kst_stream *s, struct sk_buff_head *out,
-		     struct kst_tick *t)
+/*
+ * Under kst_prod_lock: is @s's next sample due now?  A stream's grid
+ * point may round to a jiffy after another's with the same point; one
+ * jiffy of slack keeps them in one tick.
+ */
+static bool kst_stream_due(const struct kst_stream *s)
 {
-	t->sampled = true;
-	kst_sample_take(s, s->prod, out, t);
-	kst_schedule_next(s, s->prod);
+	return s->prod && time_before_eq(s->prod->next_tick, jiffies + 1);
+}
+
+/* Under kst_prod_lock: has @s anyone to send to (not closing it)? */
+static bool kst_stream_has_readers(const struct kst_stream *s)
+{
+	return s->own ? kst_members_nr(&s->members) > 0 :
+			kst_deliver_has_listeners();
+}
+
+/* Under kst_prod_lock: the streams besides @s due at this tick. */
+static unsigned int kst_due_others(const struct kst_stream *s,
+				   struct kst_take *tk, unsigned int max)
+{
+	struct kst_stream *o;
+	unsigned int n = 0;
+
+	list_for_each_entry(o, &kst_streams, node) {
+		if (o == s || !kst_stream_due(o) || !kst_stream_has_readers(o))
+			continue;
+		if (tk && n < max)
+			tk[n].s = o;
+		n++;
+	}
+	return n;
+}
+
+static void kst_take_init(struct kst_take *tk, struct kst_stream *s,
+			  u64 start_ns)
+{
+	tk->s = s;
+	__skb_queue_head_init(&tk->out);
+	__skb_queue_head_init(&tk->snap);
+	tk->t.start_ns = start_ns;
+}
+
+/*
+ * Under kst_prod_lock: the streams of one tick, @s first.  Without
+ * memory for more, @s alone in @one (the others tick on their own).
+ */
+static void kst_takes_get(struct kst_takes *ts, struct kst_stream *s,
+			  struct kst_take *one, struct kst_target *tg1,
+			  unsigned int *of1)
+{
+	unsigned int n = 1 + kst_due_others(s, NULL, 0), k;
+	u64 now = ktime_get_ns();
+
+	ts->tk = n > 1 ? kcalloc(n, sizeof(*ts->tk), GFP_KERNEL) : NULL;
+	ts->tg = ts->tk ? kcalloc(n, sizeof(*ts->tg), GFP_KERNEL) : NULL;
+	ts->of = ts->tg ? kcalloc(n, sizeof(*ts->of), GFP_KERNEL) : NULL;
+	if (!ts->of) {
+		kfree(ts->tg);
+		kfree(ts->tk);
+		memset(one, 0, sizeof(*one));
+		*ts = (struct kst_takes) { .tk = one, .n = 1, .tg = tg1,
+					   .of = of1 };
+	} else {
+		ts->n = 1 + kst_due_others(s, ts->tk + 1, n - 1);
+		ts->n = min(ts->n, n);
+	}
+	ts->tk[0].s = s;
+	for (k = 0; k < ts->n; k++)
+		kst_take_init(&ts->tk[k], ts->tk[k].s, now);
+}
+
+static void kst_takes_put(struct kst_takes *ts, struct kst_take *one)
+{
+	if (ts->tk == one)
+		return;
+	kfree(ts->of);
+	kfree(ts->tg);
+	kfree(ts->tk);
+}
+
+/*
+ * Under kst_prod_lock: a sample now for every stream of @ts, from one
+ * collection, and each one's next tick scheduled.  A member of an own
+ * stream that missed a message gets the sample just taken, whole.
+ */
+static void kst_tick(struct kst_takes *ts)
+{
+	u64 now = ktime_get_boottime_ns();
+	struct kst_take *tk;
+	unsigned int k;
+
+	for (k = 0; k < ts->n; k++)
+		kst_take_begin(&ts->tk[k], now);
+	kst_collect(ts);
+	for (k = 0; k < ts->n; k++) {
+		tk = &ts->tk[k];
+		kst_take_end(tk);
+		kst_schedule_next(tk->s, tk->s->prod);
+		if (tk->s->own && kst_members_need_resync(&tk->s->members))
+			kst_snap_get(tk->s, &tk->snap);
+	}
+}
+
+/* Under kst_ctl_lock: one tick's whole time, for every stream. */
+static void kst_account_tick(u64 start_ns)
+{
+	kst_stats.ticks++;
+	kst_stats.tick_ns_total += ktime_get_ns() - start_ns;
+}
+
+/*
+ * Under kst_send_lock: what each stream of @ts took, sent, and
+ * accounted (before the lock is dropped: a stream may then go).
+ */
+static void kst_takes_send(struct kst_takes *ts)
+{
+	struct kst_take *tk;
+	unsigned int k;
+
+	for (k = 0; k < ts->n; k++) {
+		tk = &ts->tk[k];
+		kst_send(tk->s, &tk->out, &tk->snap, NULL, 0, &tk->t);
+		kst_account(tk->s, &tk->t);
+	}
+	mutex_lock(&kst_ctl_lock);
+	kst_account_tick(ts->tk[0].t.start_ns);
+	mutex_unlock(&kst_ctl_lock);
 }
 
 /* ---- streams of a reader's own ---------------------------------------------- */
@@ -774,47 +975,56 @@ static bool kst_stream_idle(struct kst_stream *s)
 	return true;
 }
 
+/*
+ * A stream's work: its tick, shared with every other stream due at the
+ * same time.  Those need not run their own work for it: theirs finds
+ * its tick taken (not due) and is already queued for the next.
+ */
 static void kst_summary_work(struct work_struct *work)
 {
 	struct kst_stream *s = container_of(to_delayed_work(work),
 					    struct kst_stream, work);
-	struct kst_tick t = { .start_ns = ktime_get_ns() };
-	struct sk_buff_head out, snap;
+	struct kst_target tg1;
+	struct kst_take one;
+	struct kst_takes ts;
+	unsigned int of1;
 
-	__skb_queue_head_init(&out);
-	__skb_queue_head_init(&snap);
 	mutex_lock(&kst_prod_lock);
 	/* Checked every tick: the last listener leaving stops us. */
-	if (kst_stream_idle(s) || !s->prod) {
+	if (kst_stream_idle(s) || !kst_stream_due(s)) {
 		mutex_unlock(&kst_prod_lock);
 		return;
 	}
-	kst_tick(s, &out, &t);
-	/* A member that missed a message gets the sample just taken, whole. */
-	if (s->own && kst_members_need_resync(&s->members))
-		kst_snap_get(s, &snap);
+	kst_takes_get(&ts, s, &one, &tg1, &of1);
+	kst_tick(&ts);
 	mutex_lock(&kst_send_lock);
 	mutex_unlock(&kst_prod_lock);
-	kst_send(s, &out, &snap, NULL, 0, &t);
+	kst_takes_send(&ts);
 	mutex_unlock(&kst_send_lock);
-	kst_account(s, &t);
+	kst_takes_put(&ts, &one);
 }
 
 /*
- * Under kst_prod_lock: run the producer, its first sample taken now.  A
- * running producer whose samples fail retries at its next tick, not at
- * every SUBSCRIBE: one attempt per interval, however many ask.
+ * Under kst_prod_lock: run the producer, its first sample taken now, by
+ * @s alone, into @tk.  A running producer whose samples fail retries at
+ * its next tick, not at every SUBSCRIBE: one attempt per interval,
+ * however many ask.
  */
-static int kst_producer_start(struct kst_stream *s, struct sk_buff_head *out,
-			      struct kst_tick *t)
+static int kst_producer_start(struct kst_stream *s, struct kst_take *tk)
 {
+	struct kst_takes ts = { .tk = tk, .n = 1 };
+	struct kst_target tg;
+	unsigned int of;
+
 	if (s->prod)
 		return 0;
 	s->prod = kst_producer_alloc(s->id);
 	if (!s->prod)
 		return -ENOMEM;
 	kst_set_running(s, true);
-	kst_tick(s, out, t);
+	ts.tg = &tg;
+	ts.of = &of;
+	kst_tick(&ts);
 	return 0;
 }
 
@@ -920,15 +1130,14 @@ static int kst_answer(const struct kst_sub *sub, struct sk_buff_head *snap,
 int kst_summary_subscribe(const struct kst_sub *sub,
 			  struct netlink_ext_ack *extack)
 {
-	struct kst_tick t = { .start_ns = ktime_get_ns() };
 	struct kst_stream *s = &kst_default;
-	struct sk_buff_head out, snap, none;
+	struct sk_buff_head snap;
+	struct kst_take tk = { };
 	bool have_snap;
 	int err;
 
-	__skb_queue_head_init(&out);
 	__skb_queue_head_init(&snap);
-	__skb_queue_head_init(&none);
+	kst_take_init(&tk, s, ktime_get_ns());
 	mutex_lock(&kst_prod_lock);
 	if (READ_ONCE(kst_shutdown)) {
 		NL_SET_ERR_MSG(extack, "kstat is being unloaded");
@@ -951,7 +1160,8 @@ int kst_summary_subscribe(const struct kst_sub *sub,
 	 * sample (the first failed: the next is a keyframe).  The snapshot
 	 * is built once per sample, not per request (kst_snap_get()).
 	 */
-	err = kst_producer_start(s, &out, &t);
+	tk.s = s;
+	err = kst_producer_start(s, &tk);
 	if (!err) {
 		err = kst_snap_get(s, &snap);
 		if (err == -ENODATA)
@@ -968,13 +1178,18 @@ int kst_summary_subscribe(const struct kst_sub *sub,
 	/* Before any multicast: a tick's ESRCH must not undo it. */
 	if (!err && !sub->own)
 		kst_deliver_net_subscribe(sub->net);
-	kst_send(s, &out, &none, have_snap ? sub->net : NULL, sub->portid,
-		 &t);
+	kst_send(s, &tk.out, &tk.snap, have_snap ? sub->net : NULL,
+		 sub->portid, &tk.t);
 	if (have_snap)
 		err = kst_answer(sub, &snap, extack);
 	__skb_queue_purge(&snap);
-	if (t.sampled || t.sent)
-		kst_account(s, &t);
+	if (tk.t.sampled || tk.t.sent)
+		kst_account(s, &tk.t);
+	if (tk.t.sampled) {
+		mutex_lock(&kst_ctl_lock);
+		kst_account_tick(tk.t.start_ns);
+		mutex_unlock(&kst_ctl_lock);
+	}
 	mutex_unlock(&kst_send_lock);
 	return err;
 }
@@ -1008,8 +1223,10 @@ void kst_summary_get_config(struct kst_config *cfg)
  */
 void kst_summary_update_config(const struct kst_config *val, u32 mask)
 {
-	unsigned long delay, due;
+	unsigned long delay, tick;
 	struct kst_producer *p;
+	u32 interval_ms;
+	u64 next_ms;
 
 	mutex_lock(&kst_ctl_lock);
 	if (mask & KST_CFG_INTERVAL)
@@ -1023,14 +1240,16 @@ void kst_summary_update_config(const struct kst_config *val, u32 mask)
 	if (mask & KST_CFG_PERCPU)
 		kst_cfg.percpu = val->percpu;
 	kst_cfg_gen++;
-	delay = msecs_to_jiffies(kst_cfg.interval_ms);
+	interval_ms = kst_cfg.interval_ms;
 	mutex_unlock(&kst_ctl_lock);
 
+	/* A shorter interval: its next point on the grid, if sooner. */
 	mutex_lock(&kst_prod_lock);
-	due = jiffies + delay;
 	p = kst_default.prod;
-	if (p && !READ_ONCE(kst_shutdown) && time_before(due, p->next_tick)) {
-		p->next_tick = due;
+	delay = kst_grid_next(0, interval_ms, &next_ms, &tick);
+	if (p && !READ_ONCE(kst_shutdown) && time_before(tick, p->next_tick)) {
+		p->next_ms = next_ms;
+		p->next_tick = tick;
 		mod_delayed_work(system_unbound_wq, &kst_default.work, delay);
 	}
 	mutex_unlock(&kst_prod_lock);

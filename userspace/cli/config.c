@@ -342,7 +342,9 @@ static const char stats_usage[] =
 	"runs.  JSON keys: samples_taken, summaries_sent, messages_sent,\n"
 	"delivery_failures, alloc_failures, build_ns_last, build_ns_max,\n"
 	"build_ns_total,\n"
-	"keyframe_bytes, delta_bytes, generation, listening, running.\n"
+	"keyframe_bytes, delta_bytes, ticks, tick_ns_total, generation,\n"
+	"listening, running.  ticks and tick_ns_total are every stream's:\n"
+	"each tick reads the counters once for all the streams due at it.\n"
 	"Then the streams, the default one first (id 0), each with its\n"
 	"configuration, its members (sockets; 0 for the default stream, which\n"
 	"multicasts), the samples and bytes it sent and the snapshots it sent\n"
@@ -359,7 +361,7 @@ static const struct {
 	STAT(samples_taken), STAT(summaries_sent), STAT(messages_sent),
 	STAT(delivery_failures), STAT(alloc_failures), STAT(build_ns_last),
 	STAT(build_ns_max), STAT(build_ns_total), STAT(keyframe_bytes),
-	STAT(delta_bytes),
+	STAT(delta_bytes), STAT(ticks), STAT(tick_ns_total),
 };
 
 /* One stream: a line "stream ID interval_ms ..." in text. */

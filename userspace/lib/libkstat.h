@@ -281,6 +281,13 @@ struct kstat_stats {
 	uint32_t generation;
 	int listening;			/* the group has listeners */
 	int running;			/* the producer is running */
+	/*
+	 * Since KSTAT_1.1, every stream's (0 from an older module): the
+	 * producer's ticks, each one reading of the counters shared by the
+	 * streams due at it, and their whole time.
+	 */
+	uint64_t ticks;
+	uint64_t tick_ns_total;
 };
 
 int kstat_stats_get_sz(struct kstat_handle *h, struct kstat_stats *st,

@@ -218,6 +218,10 @@ static int parse_stats_attr(const struct nlattr *a, struct kstat_stats *st)
 		return kstat_get_u64(a, &st->build_ns_max);
 	case KSTAT_A_STATS_BUILD_NS_TOTAL:
 		return kstat_get_u64(a, &st->build_ns_total);
+	case KSTAT_A_STATS_TICKS:
+		return kstat_get_u64(a, &st->ticks);
+	case KSTAT_A_STATS_TICK_NS_TOTAL:
+		return kstat_get_u64(a, &st->tick_ns_total);
 	case KSTAT_A_STATS_KEYFRAME_BYTES:
 		return kstat_get_u64(a, &st->keyframe_bytes);
 	case KSTAT_A_STATS_DELTA_BYTES:
