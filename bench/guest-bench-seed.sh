@@ -24,9 +24,11 @@ mkdir -p "$out"
 cpus=$(nproc)
 target=${BENCH_SEED_IRQS:-2824}
 args=${BENCH_SEED_ARGS:--r 5 -n 10 -N 10000 -S 1}
-# What to run: "bench" (kstat-bench), "export" (bench/export-vs-node.sh).
-parts=${BENCH_SEED_PARTS:-bench export}
+# What to run: "bench" (kstat-bench), "export" (bench/export-vs-node.sh),
+# "streams" (bench/streams-cost.sh: what streams of readers' own cost).
+parts=${BENCH_SEED_PARTS:-bench export streams}
 source bench/export-vs-node.sh
+source bench/streams-cost.sh
 
 # The IRQ descriptors the guest has: one directory each.
 descriptors() {
@@ -71,5 +73,12 @@ if [[ " $parts " == *" export "* ]]; then
 		echo "config irqs $n cpus $cpus descriptors $descs"
 		export_vs_node
 	} >"$file" || t_fail "the exporter against node_exporter failed at $cpus CPUs"
+	cat "$file" >&2
+fi
+
+file=$out/streams-cpus-$cpus.txt
+if [[ " $parts " == *" streams "* ]]; then
+	streams_cost "${BENCH_STREAMS_ROUNDS:-3}" "${BENCH_STREAMS_SECS:-10}" >"$file" ||
+		t_fail "the streams' cost failed at $cpus CPUs"
 	cat "$file" >&2
 fi

@@ -12,7 +12,8 @@
 #
 # Environment: SEED_SMP (96), BENCH_SEED_IRQS (2824), BENCH_SEED_ARGS
 # (kstat-bench options, "-r 5 -n 10 -N 10000 -S 1"), BENCH_SEED_PARTS
-# ("bench export": kstat-bench, then the exporter beside node_exporter;
+# ("bench export streams": kstat-bench, then the exporter beside
+# node_exporter, then what streams of readers' own cost the producer;
 # EXPORT_EVERY_S, EXPORT_NODE_SCRAPES, EXPORT_QUIET_S: see
 # bench/export-vs-node.sh), KSTAT_VMDIR (the
 # guest's directory, default build/vm-seed), BOOT_MARGIN (900 s: a 96-CPU
@@ -32,7 +33,7 @@ if [[ -z ${BENCH_REPORT_ONLY:-} ]]; then
 	{
 		[[ -z ${BENCH_SEED_IRQS:-} ]] || printf 'BENCH_SEED_IRQS=%q\n' "$BENCH_SEED_IRQS"
 		[[ -z ${BENCH_SEED_ARGS:-} ]] || printf 'BENCH_SEED_ARGS=%q\n' "$BENCH_SEED_ARGS"
-		for v in BENCH_SEED_PARTS EXPORT_EVERY_S EXPORT_NODE_SCRAPES EXPORT_QUIET_S \
+		for v in BENCH_SEED_PARTS BENCH_STREAMS_ROUNDS BENCH_STREAMS_SECS EXPORT_EVERY_S EXPORT_NODE_SCRAPES EXPORT_QUIET_S \
 			 EXPORT_ROUNDS EXPORT_NODE_ROUNDS EXPORT_KSTAT_S; do
 			[[ -z ${!v:-} ]] || printf '%s=%q\n' "$v" "${!v}"
 		done
@@ -44,7 +45,15 @@ if [[ -z ${BENCH_REPORT_ONLY:-} ]]; then
 	cp "$KSTAT_VMDIR"/results/bench-seed/*.txt "$res/"
 	echo "run smp $smp wall $((end - start)) date $(date -u -d @"$start" '+%Y-%m-%d %H:%M')" >"$res/run.txt"
 fi
-bench/report-seed.py "$res" >docs/performance-seed.md
+{
+	bench/report-seed.py "$res"
+	if compgen -G "$res/streams-cpus-*.txt" >/dev/null; then
+		echo
+		echo "### Streams of readers' own at this scale"
+		echo
+		bench/report-streams.py "$res"/streams-cpus-*.txt
+	fi
+} >docs/performance-seed.md
 # Replace the section between the markers, or append it.
 python3 - docs/performance.md docs/performance-seed.md <<'PY'
 import sys

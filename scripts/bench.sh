@@ -12,6 +12,12 @@ res=build/bench
 if [[ -z ${BENCH_REPORT_ONLY:-} ]]; then
 	rm -rf "$res" build/vm/results/bench
 	mkdir -p "$res"
+	# The guest runner passes only its own settings; the guest reads
+	# these from the tree (bench/guest-bench.sh says what they do).
+	for v in BENCH_IRQS BENCH_ARGS BENCH_STREAMS_CPUS BENCH_STREAMS_IRQS \
+		 BENCH_STREAMS_ROUNDS BENCH_STREAMS_SECS; do
+		[[ -z ${!v+set} ]] || printf '%s=%q\n' "$v" "${!v}"
+	done >"$res/guest.env"
 	for smp in ${BENCH_SMP:-2 4 8}; do
 		SMP=$smp tests/vm/run-guest.sh bench/guest-bench.sh
 		cp build/vm/results/bench/*.txt "$res/"
@@ -26,6 +32,19 @@ fi
 	echo "absolute times are TCG's and only mean something side by side."
 	echo
 	bench/report.py "$res" "$res/parse-cost.txt" "make bench"
+	if compgen -G "$res/streams-cpus-*.txt" >/dev/null; then
+		echo
+		echo "## Streams of readers' own: what they cost the producer"
+		echo
+		echo "Each tick reads the counters once for every stream due at it"
+		echo "(docs/protocol.md, \"Streams of a reader's own\"); these cases run one"
+		echo "after the other in each round, in one guest (bench/streams-cost.sh)."
+		echo "The producer's time is STATS' tick_ns_total: wall time in its work"
+		echo "item, so a busy guest (the readers are Python) inflates it for every"
+		echo "case alike."
+		echo
+		bench/report-streams.py "$res"/streams-cpus-*.txt
+	fi
 	if [[ -f docs/performance-analysis.md ]]; then
 		echo
 		cat docs/performance-analysis.md

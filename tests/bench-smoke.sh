@@ -3,7 +3,9 @@
 # synthetic IRQs, few repeats) and its results are sane: every timing is
 # positive, kstat's IRQ dump sees as many descriptors as /proc/interrupts
 # lists plus the hidden ones, nothing is sampled while nobody listens, and
-# a keyframe is larger than a delta.  No timing is asserted.
+# a keyframe is larger than a delta.  No timing is asserted.  Then one
+# round of bench/streams-cost.sh with 2 s windows: every case gives its
+# line, the readers get samples, and with no reader no tick runs at all.
 # timeout: 300
 # leave-out: userspace-only
 source tests/lib.sh
@@ -30,3 +32,18 @@ d=$(awk '$2 == "summary_bytes_delta" { print $3 + 0 }' "$out")
 want=$(grep -c 'kstat-sim-' /proc/interrupts)
 got=$("$KSTAT" -j irq show | jq '[.[] | select(.actions[0] // "" | startswith("kstat-sim-"))] | length')
 assert_eq "$want" "$got" "synthetic IRQs in /proc/interrupts vs kstat"
+
+# The streams' cost (make bench): one short round, and its report.
+source bench/streams-cost.sh
+streams_cost 1 2 >"$TMPDIR/streams" || t_fail "streams_cost failed"
+cat "$TMPDIR/streams" >&2
+for c in union eight m64 idle; do
+	grep -qE "^round 1 $c elapsed_ns [0-9]+ ticks [0-9]+ tick_ns [0-9]+ samples [0-9]+$" "$TMPDIR/streams" ||
+		t_fail "no line for case $c"
+done
+! grep -q "SUBSCRIBE failed" "$TMPDIR/streams" || t_fail "$(grep "SUBSCRIBE failed" "$TMPDIR/streams")"
+awk '$3 != "idle" && $1 == "round" && !($9 > 0 && $11 > 0) { bad = 1 } END { exit bad }' "$TMPDIR/streams" ||
+	t_fail "a case with readers had no tick or no sample"
+assert_eq "0 0" "$(awk '$3 == "idle" { print $7, $9 }' "$TMPDIR/streams")" "ticks and tick_ns with no reader"
+bench/report-streams.py "$TMPDIR/streams" >"$TMPDIR/report" || t_fail "report-streams.py failed"
+grep -q '^| m64 |' "$TMPDIR/report" || t_fail "the report has no m64 row: $(cat "$TMPDIR/report")"

@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench/streams-cost.sh - sourced by bench/guest-bench.sh and
+# bench/guest-bench-seed.sh (tests/lib.sh loaded, the IRQs in place):
+# what streams of readers' own cost the producer (issue 27), side by
+# side in one guest, in rounds that alternate the cases:
+#   union   one stream, 250 ms, every section, one member
+#   eight   8 streams, 250 to 4000 ms, each with other sections (their
+#           union: every section; 250 ms the shortest interval)
+#   m64     the union's stream with 64 members
+#   idle    no reader: no stream, nothing should run
+# The producer's cost is STATS' tick_ns_total (every stream's ticks,
+# reading, building and sending; wall time in the work item) over a
+# window that starts once every reader has its first sample.  Readers are
+# raw sockets (tests/helpers/streams.py watch), in one process.
+# Prints "round R CASE elapsed_ns N ticks N tick_ns N samples N".
+
+STREAMS_UNION="interval=250,sections=7"
+STREAMS_EIGHT="interval=250,sections=2 interval=500,sections=1
+	interval=750,sections=4 interval=1000,sections=3
+	interval=1500,sections=5 interval=2000,sections=6
+	interval=3000,sections=7 interval=4000,sections=2"
+
+streams_stats() {	# "TICKS TICK_NS", every stream's
+	"$KSTAT" -j stats | jq -r '"\(.ticks) \(.tick_ns_total)"'
+}
+
+# streams_window ROUND CASE SECS SPEC...: readers of SPECs for the window.
+streams_window() {
+	local round=$1 name=$2 secs=$3 pid t0 n0 t1 n1 b0 b1 samples
+	shift 3
+	if (($#)); then
+		python3 tests/helpers/streams.py watch $((secs + 5)) "$@" >"$TMPDIR/streams.out" &
+		pid=$!
+		sleep 3		# every reader's SUBSCRIBE, and its first sample
+	fi
+	read -r t0 n0 <<<"$(streams_stats)"
+	b0=$(boottime_ns)
+	sleep "$secs"
+	read -r t1 n1 <<<"$(streams_stats)"
+	b1=$(boottime_ns)
+	samples=0
+	if (($#)); then
+		wait "$pid"
+		jq -e -s 'all(.[]; .err == 0)' "$TMPDIR/streams.out" >/dev/null ||
+			echo "# $name: a SUBSCRIBE failed: $(jq -c -s '[.[] | select(.err != 0)]' "$TMPDIR/streams.out")"
+		samples=$(jq -s '[.[].samples | length] | add' "$TMPDIR/streams.out")
+	fi
+	echo "round $round $name elapsed_ns $((b1 - b0)) ticks $((t1 - t0)) tick_ns $((n1 - n0)) samples $samples"
+}
+
+# streams_cost [ROUNDS] [SECS]
+streams_cost() {
+	local rounds=${1:-3} secs=${2:-10} r i m64=()
+	# shellcheck disable=SC2206
+	local eight=($STREAMS_EIGHT)
+	for ((i = 0; i < 64; i++)); do m64+=("$STREAMS_UNION"); done
+	echo "# streams cost: $rounds rounds of $secs s windows; irqs $(ls /sys/kernel/irq | wc -l) cpus $(nproc)"
+	for ((r = 1; r <= rounds; r++)); do
+		streams_window "$r" union "$secs" "$STREAMS_UNION"
+		streams_window "$r" eight "$secs" "${eight[@]}"
+		streams_window "$r" m64 "$secs" "${m64[@]}"
+		sleep 2		# the readers' streams go at once
+		streams_window "$r" idle "$secs"
+	done
+	echo "# kstat stats after the runs:"
+	"$KSTAT" stats | sed 's/^/# /'
+}
