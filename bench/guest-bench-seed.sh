@@ -78,7 +78,7 @@ fi
 
 file=$out/streams-cpus-$cpus.txt
 if [[ " $parts " == *" streams "* ]]; then
-	streams_cost "${BENCH_STREAMS_ROUNDS:-3}" "${BENCH_STREAMS_SECS:-10}" >"$file" ||
+	streams_cost "${BENCH_STREAMS_ROUNDS:-5}" "${BENCH_STREAMS_SECS:-10}" >"$file" ||
 		t_fail "the streams' cost failed at $cpus CPUs"
 	cat "$file" >&2
 fi

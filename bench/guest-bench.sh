@@ -41,7 +41,7 @@ done
 if [[ $cpus == "${BENCH_STREAMS_CPUS-4}" ]]; then
 	irqsim_load irqs="${BENCH_STREAMS_IRQS:-4096}"
 	file=$out/streams-cpus-$cpus.txt
-	streams_cost "${BENCH_STREAMS_ROUNDS:-3}" "${BENCH_STREAMS_SECS:-10}" >"$file" ||
+	streams_cost "${BENCH_STREAMS_ROUNDS:-5}" "${BENCH_STREAMS_SECS:-10}" >"$file" ||
 		t_fail "the streams' cost failed"
 	cat "$file" >&2
 	irqsim_unload

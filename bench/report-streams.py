@@ -40,8 +40,8 @@ def report(path):
         return
     print(f"From `{path.split('/')[-1]}`; {notes[0] if notes else ''}.")
     print()
-    print("| case | ticks/s | samples/s | producer µs/s | producer µs/tick |")
-    print("|---|---|---|---|---|")
+    print("| case | readers | ticks/s | samples/s (all streams) | producer µs/s | producer µs/tick |")
+    print("|---|---|---|---|---|---|")
     for case in ("union", "eight", "m64", "idle"):
         kvs = [r[case] for r in rounds.values() if case in r]
         if not kvs:
@@ -52,7 +52,8 @@ def report(path):
         cost = statistics.median(per_s(kv) / 1e3 for kv in kvs)
         each = statistics.median(kv["tick_ns"] / kv["ticks"] / 1e3 if kv["ticks"] else 0
                                  for kv in kvs)
-        print(f"| {case} | {ticks:.1f} | {samples:.1f} | {cost:.0f} | {each:.0f} |")
+        readers = kvs[0].get("readers", "")
+        print(f"| {case} | {readers} | {ticks:.1f} | {samples:.1f} | {cost:.0f} | {each:.0f} |")
     print()
     for case, goal, what in (("eight", 1.5, "8 streams of different intervals and sections / one stream of their union at the shortest interval"),
                              ("m64", 1.2, "64 members of one stream / one member")):

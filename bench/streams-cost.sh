@@ -13,7 +13,9 @@
 # reading, building and sending; wall time in the work item) over a
 # window that starts once every reader has its first sample.  Readers are
 # raw sockets (tests/helpers/streams.py watch), in one process.
-# Prints "round R CASE elapsed_ns N ticks N tick_ns N samples N".
+# Prints "round R CASE elapsed_ns N ticks N tick_ns N samples N readers N"
+# (samples: every stream's, taken in the window; a member's deliveries
+# are its stream's samples).
 
 STREAMS_UNION="interval=250,sections=7"
 STREAMS_EIGHT="interval=250,sections=2 interval=500,sections=1
@@ -21,37 +23,35 @@ STREAMS_EIGHT="interval=250,sections=2 interval=500,sections=1
 	interval=1500,sections=5 interval=2000,sections=6
 	interval=3000,sections=7 interval=4000,sections=2"
 
-streams_stats() {	# "TICKS TICK_NS", every stream's
-	"$KSTAT" -j stats | jq -r '"\(.ticks) \(.tick_ns_total)"'
+streams_stats() {	# "TICKS TICK_NS SAMPLES", every stream's
+	"$KSTAT" -j stats | jq -r '"\(.ticks) \(.tick_ns_total) \([.streams[].samples] | add)"'
 }
 
 # streams_window ROUND CASE SECS SPEC...: readers of SPECs for the window.
 streams_window() {
-	local round=$1 name=$2 secs=$3 pid t0 n0 t1 n1 b0 b1 samples
+	local round=$1 name=$2 secs=$3 pid t0 n0 s0 t1 n1 s1 b0 b1
 	shift 3
 	if (($#)); then
 		python3 tests/helpers/streams.py watch $((secs + 5)) "$@" >"$TMPDIR/streams.out" &
 		pid=$!
 		sleep 3		# every reader's SUBSCRIBE, and its first sample
 	fi
-	read -r t0 n0 <<<"$(streams_stats)"
+	read -r t0 n0 s0 <<<"$(streams_stats)"
 	b0=$(boottime_ns)
 	sleep "$secs"
-	read -r t1 n1 <<<"$(streams_stats)"
+	read -r t1 n1 s1 <<<"$(streams_stats)"
 	b1=$(boottime_ns)
-	samples=0
 	if (($#)); then
 		wait "$pid"
 		jq -e -s 'all(.[]; .err == 0)' "$TMPDIR/streams.out" >/dev/null ||
 			echo "# $name: a SUBSCRIBE failed: $(jq -c -s '[.[] | select(.err != 0)]' "$TMPDIR/streams.out")"
-		samples=$(jq -s '[.[].samples | length] | add' "$TMPDIR/streams.out")
 	fi
-	echo "round $round $name elapsed_ns $((b1 - b0)) ticks $((t1 - t0)) tick_ns $((n1 - n0)) samples $samples"
+	echo "round $round $name elapsed_ns $((b1 - b0)) ticks $((t1 - t0)) tick_ns $((n1 - n0)) samples $((s1 - s0)) readers $#"
 }
 
 # streams_cost [ROUNDS] [SECS]
 streams_cost() {
-	local rounds=${1:-3} secs=${2:-10} r i m64=()
+	local rounds=${1:-5} secs=${2:-10} r i m64=()
 	# shellcheck disable=SC2206
 	local eight=($STREAMS_EIGHT)
 	for ((i = 0; i < 64; i++)); do m64+=("$STREAMS_UNION"); done

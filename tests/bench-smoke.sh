@@ -38,7 +38,7 @@ source bench/streams-cost.sh
 streams_cost 1 2 >"$TMPDIR/streams" || t_fail "streams_cost failed"
 cat "$TMPDIR/streams" >&2
 for c in union eight m64 idle; do
-	grep -qE "^round 1 $c elapsed_ns [0-9]+ ticks [0-9]+ tick_ns [0-9]+ samples [0-9]+$" "$TMPDIR/streams" ||
+	grep -qE "^round 1 $c elapsed_ns [0-9]+ ticks [0-9]+ tick_ns [0-9]+ samples [0-9]+ readers [0-9]+$" "$TMPDIR/streams" ||
 		t_fail "no line for case $c"
 done
 ! grep -q "SUBSCRIBE failed" "$TMPDIR/streams" || t_fail "$(grep "SUBSCRIBE failed" "$TMPDIR/streams")"
