@@ -96,10 +96,86 @@ static unsigned int kst_rec_words(const u32 *rec)
 }
 
 /*
+ * Per IRQ number, the CPU that had the IRQ's whole count at its last
+ * full read (U32_MAX: none yet).  Most IRQs fire on one CPU: that CPU's
+ * count equal to the IRQ's total then tells its record in two reads
+ * instead of one per possible CPU (at 96 CPUs, a per-CPU dump read 96
+ * counts an IRQ where a totals dump reads one).  A hint only, read and
+ * written without a lock: a stale one costs the full read, nothing else.
+ */
+static u32 *kst_cpu_hint;
+static unsigned int kst_nr_cpu_hints;
+
+int kst_irq_init(void)
+{
+	kst_nr_cpu_hints = nr_irqs;
+	kst_cpu_hint = kvmalloc_array(kst_nr_cpu_hints, sizeof(u32),
+				      GFP_KERNEL);
+	if (!kst_cpu_hint)
+		return -ENOMEM;
+	memset(kst_cpu_hint, 0xff, kst_nr_cpu_hints * sizeof(u32));
+	return 0;
+}
+
+void kst_irq_exit(void)
+{
+	kvfree(kst_cpu_hint);
+}
+
+/*
+ * @desc's count all on the hinted CPU, or none at all: its record over
+ * @first .. @end - 1 as pairs into @rec and its sum into *@sum, with no
+ * other CPU read.  Only for IRQs with a total (tot_count; not per-CPU
+ * ones).  The total and the per-CPU counts are 32-bit: an IRQ whose
+ * other CPUs' counts sum to a multiple of 2^32 (2^32 interrupts there
+ * first) reads as all on the hinted CPU, or none; a full read would show
+ * them, but no total or summary count changes.
+ */
+static bool kst_rec_hinted(struct irq_desc *desc, unsigned int first,
+			   unsigned int end, u32 *rec, u32 *sum)
+{
+	unsigned int irq = irq_desc_get_irq(desc), cpu = U32_MAX;
+	u32 total, v = 0;
+
+	if (desc->status_use_accessors & (IRQ_PER_CPU | IRQ_PER_CPU_DEVID))
+		return false;
+	/* data_race: bumped locklessly; kstat_irqs() reads it so */
+	total = data_race(desc->tot_count);
+	if (total) {
+		if (irq >= kst_nr_cpu_hints)
+			return false;
+		cpu = READ_ONCE(kst_cpu_hint[irq]);
+		if (cpu >= nr_cpu_ids)
+			return false;
+		v = kst_desc_cpu_count(desc, cpu);
+		if (v != total)
+			return false;
+	}
+	*sum = 0;
+	rec[0] = KSTAT_CPUS_PAIRS;
+	if (total && cpu >= first && cpu < end) {
+		rec[0] |= 1;
+		rec[1] = cpu - first;
+		rec[2] = v;
+		*sum = v;
+	}
+	return true;
+}
+
+static void kst_rec_hint(struct irq_desc *desc, unsigned int cpu)
+{
+	unsigned int irq = irq_desc_get_irq(desc);
+
+	if (irq < kst_nr_cpu_hints)
+		WRITE_ONCE(kst_cpu_hint[irq], cpu);
+}
+
+/*
  * @desc's counts on the possible CPUs of @first .. @first + @nr - 1 into
  * @rec (kst_rec_max_words(@nr) words) as pairs of the non-zero ones,
  * indexed from @first.  Returns their sum, wrapping at 2^32 as the
- * kernel's.
+ * kernel's.  An IRQ whose count is all on one CPU, as most are, costs
+ * two reads once that CPU is known (kst_rec_hinted()).
  */
 static u32 kst_rec_read(struct irq_desc *desc, unsigned int first,
 			unsigned int nr, u32 *rec)
@@ -107,6 +183,8 @@ static u32 kst_rec_read(struct irq_desc *desc, unsigned int first,
 	unsigned int cpu, k = 0, end = min(first + nr, nr_cpu_ids);
 	u32 v, sum = 0;
 
+	if (desc->kstat_irqs && kst_rec_hinted(desc, first, end, rec, &sum))
+		return sum;
 	/* cpu_possible() is a bit test; cpumask_next() a call per CPU */
 	for (cpu = first; desc->kstat_irqs && cpu < end; cpu++) {
 		if (!cpu_possible(cpu))
@@ -120,6 +198,8 @@ static u32 kst_rec_read(struct irq_desc *desc, unsigned int first,
 		k++;
 	}
 	rec[0] = KSTAT_CPUS_PAIRS | k;
+	if (k == 1)
+		kst_rec_hint(desc, first + rec[1]);
 	return sum;
 }
 
@@ -1295,11 +1375,13 @@ static void kst_irq_collect_one(struct kst_irq_state *c,
 		inc = raw - l->raw[irq];
 		/*
 		 * The per-CPU sum and tot_count are bumped one after the
-		 * other: read from the other source than last time, the
-		 * total may lag by an interrupt in flight.  Hold the base
-		 * rather than take that for a wrap.
+		 * other: read from the other source than last time (per-CPU
+		 * reads take tot_count too, kst_rec_hinted()), the total
+		 * may lag by an interrupt in flight on each CPU.  Hold the
+		 * base rather than take that for a wrap.
 		 */
-		if (c->raw_percpu != l->raw_percpu && (s32)inc < 0) {
+		if ((c->raw_percpu || l->raw_percpu) && (s32)inc < 0 &&
+		    -inc <= nr_cpu_ids) {
 			raw = l->raw[irq];
 			inc = 0;
 		}

@@ -14,13 +14,21 @@
 
 static int __init kst_init(void)
 {
-	int err = kst_summary_init();
+	int err = kst_irq_init();
 
 	if (err)
 		return err;
+	err = kst_summary_init();
+	if (err)
+		goto irq_exit;
 	err = kst_netlink_init();
 	if (err)
-		kst_summary_exit();
+		goto summary_exit;
+	return 0;
+summary_exit:
+	kst_summary_exit();
+irq_exit:
+	kst_irq_exit();
 	return err;
 }
 
@@ -29,6 +37,7 @@ static void __exit kst_exit(void)
 {
 	kst_summary_exit();
 	kst_netlink_exit();
+	kst_irq_exit();
 }
 
 module_init(kst_init);

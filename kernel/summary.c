@@ -735,20 +735,33 @@ static void kst_producer_stop(struct kst_stream *s)
 }
 
 /*
- * Under kst_prod_lock: the next tick, on the interval's grid.  The grids
- * are of milliseconds since boot, the same for every stream, so streams
- * whose intervals are multiples of one another tick together and share
- * a collection: 250 ms and 1000 ms meet every second.  A late tick does
- * not make up for the ones missed.
+ * Under kst_prod_lock: the next tick, drawn to the interval's grid.  The
+ * grids are of milliseconds since boot, the same for every stream, so
+ * streams whose intervals are multiples of one another tick together and
+ * share a collection: 250 ms and 1000 ms meet every second.  A stream
+ * starts off the grid (its first sample is taken at the SUBSCRIBE that
+ * starts it), and a late tick leaves it: then each interval is
+ * stretched or shrunk by at most a quarter of one toward the nearest
+ * grid point, so that samples stay an interval apart within a quarter
+ * and a stream is on the grid within two ticks.  A tick more than half
+ * an interval late does not make up for the ones it missed.
+ * @from_ms: the point just served, 0 if none.
  */
 static unsigned long kst_grid_next(u64 from_ms, u32 interval_ms,
 				   u64 *next_ms, unsigned long *tick)
 {
 	u64 j = get_jiffies_64(), now_ms = jiffies64_to_msecs(j);
+	u64 target, grid;
 	unsigned long delay;
+	s64 pull;
 
-	*next_ms = (div_u64(max(now_ms, from_ms), interval_ms) + 1) *
-		   interval_ms;
+	if (!from_ms || from_ms + interval_ms < now_ms + interval_ms / 2)
+		from_ms = now_ms;
+	target = from_ms + interval_ms;
+	grid = div_u64(target + interval_ms / 2, interval_ms) * interval_ms;
+	pull = clamp_t(s64, (s64)(grid - target), -(s64)(interval_ms / 4),
+		       interval_ms / 4);
+	*next_ms = target + pull;
 	delay = msecs_to_jiffies(*next_ms - now_ms);
 	*tick = (unsigned long)j + delay;
 	return delay;
@@ -1243,7 +1256,7 @@ void kst_summary_update_config(const struct kst_config *val, u32 mask)
 	interval_ms = kst_cfg.interval_ms;
 	mutex_unlock(&kst_ctl_lock);
 
-	/* A shorter interval: its next point on the grid, if sooner. */
+	/* A shorter interval: its next tick, if sooner. */
 	mutex_lock(&kst_prod_lock);
 	p = kst_default.prod;
 	delay = kst_grid_next(0, interval_ms, &next_ms, &tick);
