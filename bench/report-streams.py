@@ -73,6 +73,7 @@ def report(path):
         t = sum(kv["ticks"] for kv in idle)
         ns = sum(kv["tick_ns"] for kv in idle)
         print(f"- No reader (every stream gone with its members): {t} ticks, {ns} ns over {len(idle)} windows.")
+    print()
 
 
 def main():
