@@ -310,10 +310,13 @@ struct kst_take {
 
 /* Streams of one tick, and room for one section's targets. */
 struct kst_takes {
-	struct kst_take *tk;
-	unsigned int n;
+	struct kst_take *tk;		/* [n] */
 	struct kst_target *tg;		/* [n] */
 	unsigned int *of;		/* [n]: the take of each target */
+	unsigned int n;
+	void *mem;			/* the three arrays, or NULL: */
+	struct kst_target tg1;		/* ... one take, without one */
+	unsigned int of1;
 };
 
 /*
@@ -818,42 +821,39 @@ static void kst_take_init(struct kst_take *tk, struct kst_stream *s,
 	tk->t.start_ns = start_ns;
 }
 
+/* @tk alone, with no allocation: a SUBSCRIBE's, or without memory. */
+static void kst_takes_one(struct kst_takes *ts, struct kst_take *tk)
+{
+	ts->tk = tk;
+	ts->tg = &ts->tg1;
+	ts->of = &ts->of1;
+	ts->n = 1;
+	ts->mem = NULL;
+}
+
 /*
  * Under kst_prod_lock: the streams of one tick, @s first.  Without
  * memory for more, @s alone in @one (the others tick on their own).
  */
 static void kst_takes_get(struct kst_takes *ts, struct kst_stream *s,
-			  struct kst_take *one, struct kst_target *tg1,
-			  unsigned int *of1)
+			  struct kst_take *one)
 {
 	unsigned int n = 1 + kst_due_others(s, NULL, 0), k;
 	u64 now = ktime_get_ns();
 
-	ts->tk = n > 1 ? kcalloc(n, sizeof(*ts->tk), GFP_KERNEL) : NULL;
-	ts->tg = ts->tk ? kcalloc(n, sizeof(*ts->tg), GFP_KERNEL) : NULL;
-	ts->of = ts->tg ? kcalloc(n, sizeof(*ts->of), GFP_KERNEL) : NULL;
-	if (!ts->of) {
-		kfree(ts->tg);
-		kfree(ts->tk);
-		memset(one, 0, sizeof(*one));
-		*ts = (struct kst_takes) { .tk = one, .n = 1, .tg = tg1,
-					   .of = of1 };
-	} else {
+	kst_takes_one(ts, one);
+	memset(one, 0, sizeof(*one));
+	ts->mem = n > 1 ? kcalloc(n, sizeof(*ts->tk) + sizeof(*ts->tg) +
+				  sizeof(*ts->of), GFP_KERNEL) : NULL;
+	if (ts->mem) {
+		ts->tk = ts->mem;
+		ts->tg = (struct kst_target *)(ts->tk + n);
+		ts->of = (unsigned int *)(ts->tg + n);
 		ts->n = 1 + kst_due_others(s, ts->tk + 1, n - 1);
-		ts->n = min(ts->n, n);
 	}
 	ts->tk[0].s = s;
 	for (k = 0; k < ts->n; k++)
 		kst_take_init(&ts->tk[k], ts->tk[k].s, now);
-}
-
-static void kst_takes_put(struct kst_takes *ts, struct kst_take *one)
-{
-	if (ts->tk == one)
-		return;
-	kfree(ts->of);
-	kfree(ts->tg);
-	kfree(ts->tk);
 }
 
 /*
@@ -997,10 +997,8 @@ static void kst_summary_work(struct work_struct *work)
 {
 	struct kst_stream *s = container_of(to_delayed_work(work),
 					    struct kst_stream, work);
-	struct kst_target tg1;
 	struct kst_take one;
 	struct kst_takes ts;
-	unsigned int of1;
 
 	mutex_lock(&kst_prod_lock);
 	/* Checked every tick: the last listener leaving stops us. */
@@ -1008,13 +1006,13 @@ static void kst_summary_work(struct work_struct *work)
 		mutex_unlock(&kst_prod_lock);
 		return;
 	}
-	kst_takes_get(&ts, s, &one, &tg1, &of1);
+	kst_takes_get(&ts, s, &one);
 	kst_tick(&ts);
 	mutex_lock(&kst_send_lock);
 	mutex_unlock(&kst_prod_lock);
 	kst_takes_send(&ts);
 	mutex_unlock(&kst_send_lock);
-	kst_takes_put(&ts, &one);
+	kfree(ts.mem);
 }
 
 /*
@@ -1025,9 +1023,7 @@ static void kst_summary_work(struct work_struct *work)
  */
 static int kst_producer_start(struct kst_stream *s, struct kst_take *tk)
 {
-	struct kst_takes ts = { .tk = tk, .n = 1 };
-	struct kst_target tg;
-	unsigned int of;
+	struct kst_takes ts;
 
 	if (s->prod)
 		return 0;
@@ -1035,8 +1031,7 @@ static int kst_producer_start(struct kst_stream *s, struct kst_take *tk)
 	if (!s->prod)
 		return -ENOMEM;
 	kst_set_running(s, true);
-	ts.tg = &tg;
-	ts.of = &of;
+	kst_takes_one(&ts, tk);
 	kst_tick(&ts);
 	return 0;
 }
@@ -1145,12 +1140,12 @@ int kst_summary_subscribe(const struct kst_sub *sub,
 {
 	struct kst_stream *s = &kst_default;
 	struct sk_buff_head snap;
+	u64 start_ns = ktime_get_ns();
 	struct kst_take tk = { };
 	bool have_snap;
 	int err;
 
 	__skb_queue_head_init(&snap);
-	kst_take_init(&tk, s, ktime_get_ns());
 	mutex_lock(&kst_prod_lock);
 	if (READ_ONCE(kst_shutdown)) {
 		NL_SET_ERR_MSG(extack, "kstat is being unloaded");
@@ -1173,7 +1168,7 @@ int kst_summary_subscribe(const struct kst_sub *sub,
 	 * sample (the first failed: the next is a keyframe).  The snapshot
 	 * is built once per sample, not per request (kst_snap_get()).
 	 */
-	tk.s = s;
+	kst_take_init(&tk, s, start_ns);
 	err = kst_producer_start(s, &tk);
 	if (!err) {
 		err = kst_snap_get(s, &snap);

@@ -173,7 +173,8 @@ config_kstat() {
 assert_eq "$(config_kstat)" "$(config_ynl)" "config-get"
 assert_ok ynl --do stats-get
 for key in samples summaries messages delivery-failures alloc-failures listening running \
-	build-ns-last build-ns-max keyframe-bytes delta-bytes generation build-ns-total; do
+	build-ns-last build-ns-max keyframe-bytes delta-bytes generation build-ns-total \
+	ticks tick-ns-total; do
 	assert_eq number "$(jq -r ".stats.\"$key\" | type" <<< "$T_OUT")" "stats-get $key"
 done
 
