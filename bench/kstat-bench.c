@@ -606,11 +606,6 @@ static struct dump_shape raw_dump_shape(uint32_t flags)
 	}
 }
 
-static uint64_t raw_dump_bytes(uint32_t flags)
-{
-	return raw_dump_shape(flags).bytes;
-}
-
 /* What a totals dump takes: bytes, messages, dumpit calls. */
 static void dump_shape_values(const char *name, uint32_t flags)
 {
@@ -654,13 +649,19 @@ static uint64_t keyframe_bytes(int on)
 
 static void metric_percpu(void)
 {
+	struct dump_shape totals, percpu;
+
 	raw_open();
 	report("percpu_dump_vs_totals", measure(kstat_irq_totals, CLOCK_MONOTONIC),
 	       measure(kstat_irq_percpu, CLOCK_MONOTONIC), "us/read");
 	report("percpu_dump_vs_totals_raw", measure(raw_irq_totals, CLOCK_MONOTONIC),
 	       measure(raw_irq_percpu, CLOCK_MONOTONIC), "us/read");
-	value("dump_bytes_totals", raw_dump_bytes(0), "bytes");
-	value("dump_bytes_percpu", raw_dump_bytes(KSTAT_F_PERCPU), "bytes");
+	totals = raw_dump_shape(0);
+	percpu = raw_dump_shape(KSTAT_F_PERCPU);
+	value("dump_bytes_totals", totals.bytes, "bytes");
+	value("dump_bytes_percpu", percpu.bytes, "bytes");
+	value("dump_reads_totals", totals.reads, "dumpit-calls");
+	value("dump_reads_percpu", percpu.reads, "dumpit-calls");
 	value("keyframe_bytes_totals", keyframe_bytes(0), "bytes");
 	value("keyframe_bytes_percpu", keyframe_bytes(1), "bytes");
 	set_percpu(0);

@@ -102,24 +102,78 @@ static unsigned int kst_rec_words(const u32 *rec)
  * instead of one per possible CPU (at 96 CPUs, a per-CPU dump read 96
  * counts an IRQ where a totals dump reads one).  A hint only, read and
  * written without a lock: a stale one costs the full read, nothing else.
+ *
+ * nr_irqs grows past its boot value as IRQs are allocated (x86 sizes it
+ * for 8 per CPU and the IO-APICs' pins: 1192 at 96 CPUs), so the table
+ * grows with it, in process context before a per-CPU read
+ * (kst_irq_hints_cover()), and is replaced under RCU: readers hold
+ * rcu_read_lock() for the descriptors already.
  */
-static u32 *kst_cpu_hint;
-static unsigned int kst_nr_cpu_hints;
+struct kst_cpu_hints {
+	struct rcu_head rcu;
+	unsigned int nr;
+	u32 cpu[];
+};
 
-int kst_irq_init(void)
+static struct kst_cpu_hints __rcu *kst_hints;
+static DEFINE_MUTEX(kst_hints_lock);
+
+/* The table of @old's hints grown to @nr numbers, or NULL. */
+static struct kst_cpu_hints *kst_hints_grow(const struct kst_cpu_hints *old,
+					    unsigned int nr)
 {
-	kst_nr_cpu_hints = nr_irqs;
-	kst_cpu_hint = kvmalloc_array(kst_nr_cpu_hints, sizeof(u32),
-				      GFP_KERNEL);
-	if (!kst_cpu_hint)
-		return -ENOMEM;
-	memset(kst_cpu_hint, 0xff, kst_nr_cpu_hints * sizeof(u32));
-	return 0;
+	unsigned int have = old ? old->nr : 0;
+	struct kst_cpu_hints *h;
+
+	/* by half again at least: nr_irqs grows an IRQ at a time */
+	nr = max(nr, have + have / 2);
+	h = kvmalloc(struct_size(h, cpu, nr), GFP_KERNEL);
+	if (!h)
+		return NULL;
+	h->nr = nr;
+	if (have)
+		memcpy(h->cpu, old->cpu, have * sizeof(u32));
+	memset(h->cpu + have, 0xff, (nr - have) * sizeof(u32));
+	return h;
 }
 
+/*
+ * Hints for every IRQ number below nr_irqs, before a per-CPU read.  May
+ * sleep.  Without memory the table stays as it is: IRQs past its end
+ * cost the full read.
+ */
+static void kst_irq_hints_cover(void)
+{
+	struct kst_cpu_hints *old, *h;
+	unsigned int nr = nr_irqs;
+
+	rcu_read_lock();
+	h = rcu_dereference(kst_hints);
+	if (h && h->nr >= nr) {
+		rcu_read_unlock();
+		return;
+	}
+	rcu_read_unlock();
+	mutex_lock(&kst_hints_lock);
+	old = rcu_dereference_protected(kst_hints,
+					lockdep_is_held(&kst_hints_lock));
+	if (!old || old->nr < nr) {
+		h = kst_hints_grow(old, nr);
+		if (h) {
+			/* hints written to @old meanwhile are lost: harmless */
+			rcu_assign_pointer(kst_hints, h);
+			if (old)
+				kvfree_rcu(old, rcu);
+		}
+	}
+	mutex_unlock(&kst_hints_lock);
+}
+
+/* At module exit, after every reader is gone. */
 void kst_irq_exit(void)
 {
-	kvfree(kst_cpu_hint);
+	kvfree(rcu_dereference_protected(kst_hints, true));
+	/* a table replaced under RCU is freed by the kernel, not by us */
 }
 
 /*
@@ -135,6 +189,7 @@ static bool kst_rec_hinted(struct irq_desc *desc, unsigned int first,
 			   unsigned int end, u32 *rec, u32 *sum)
 {
 	unsigned int irq = irq_desc_get_irq(desc), cpu = U32_MAX;
+	const struct kst_cpu_hints *h;
 	u32 total, v = 0;
 
 	if (desc->status_use_accessors & (IRQ_PER_CPU | IRQ_PER_CPU_DEVID))
@@ -142,9 +197,10 @@ static bool kst_rec_hinted(struct irq_desc *desc, unsigned int first,
 	/* data_race: bumped locklessly; kstat_irqs() reads it so */
 	total = data_race(desc->tot_count);
 	if (total) {
-		if (irq >= kst_nr_cpu_hints)
+		h = rcu_dereference(kst_hints);
+		if (!h || irq >= h->nr)
 			return false;
-		cpu = READ_ONCE(kst_cpu_hint[irq]);
+		cpu = READ_ONCE(h->cpu[irq]);
 		if (cpu >= nr_cpu_ids)
 			return false;
 		v = kst_desc_cpu_count(desc, cpu);
@@ -162,12 +218,14 @@ static bool kst_rec_hinted(struct irq_desc *desc, unsigned int first,
 	return true;
 }
 
+/* Caller holds rcu_read_lock(). */
 static void kst_rec_hint(struct irq_desc *desc, unsigned int cpu)
 {
+	struct kst_cpu_hints *h = rcu_dereference(kst_hints);
 	unsigned int irq = irq_desc_get_irq(desc);
 
-	if (irq < kst_nr_cpu_hints)
-		WRITE_ONCE(kst_cpu_hint[irq], cpu);
+	if (h && irq < h->nr)
+		WRITE_ONCE(h->cpu[irq], cpu);
 }
 
 /*
@@ -175,7 +233,9 @@ static void kst_rec_hint(struct irq_desc *desc, unsigned int cpu)
  * @rec (kst_rec_max_words(@nr) words) as pairs of the non-zero ones,
  * indexed from @first.  Returns their sum, wrapping at 2^32 as the
  * kernel's.  An IRQ whose count is all on one CPU, as most are, costs
- * two reads once that CPU is known (kst_rec_hinted()).
+ * two reads once that CPU is known (kst_rec_hinted(); the caller made
+ * room for its hint with kst_irq_hints_cover()).  Caller holds
+ * rcu_read_lock().
  */
 static u32 kst_rec_read(struct irq_desc *desc, unsigned int first,
 			unsigned int nr, u32 *rec)
@@ -866,6 +926,8 @@ static int kst_irq_dump_prepare(void *data, struct nlattr **tb,
 				   kst_sel_nr_cpus(sel) : 0);
 	if (!r->chunk)
 		return -ENOMEM;
+	if (sel->flags & KSTAT_F_PERCPU)
+		kst_irq_hints_cover();
 	r->chunk->max_nr = KST_DUMP_CHUNK_PCPU;
 	r->chunk->max_words = KST_DUMP_CHUNK_WORDS;
 	return 0;
@@ -1480,6 +1542,8 @@ static int kst_irq_collect(struct kst_target *t, unsigned int n)
 	}
 	if (kst_irq_collect_begin(t, n, cover, r.percpu))
 		return -ENOMEM;
+	if (r.percpu)
+		kst_irq_hints_cover();
 	while (irq < cover) {
 		if (kst_irq_recs_reserve_all(t, n)) {
 			kst_irq_collect_fail(t, n);

@@ -321,7 +321,6 @@ u32 kst_irq_fingerprint_mix(u32 hash, unsigned int irq, unsigned long id);
 u32 kst_irq_set_fingerprint(const u32 *list, unsigned int nr,
 			    unsigned int first, unsigned int last);
 u64 kst_intr_sum(void);
-int kst_irq_init(void);
 void kst_irq_exit(void);
 size_t kst_irq_size(const struct kst_irq_snap *snap,
 		    const struct kst_sel *sel);

@@ -14,20 +14,16 @@
 
 static int __init kst_init(void)
 {
-	int err = kst_irq_init();
+	int err = kst_summary_init();
 
 	if (err)
 		return err;
-	err = kst_summary_init();
-	if (err)
-		goto irq_exit;
 	err = kst_netlink_init();
 	if (err)
 		goto summary_exit;
 	return 0;
 summary_exit:
 	kst_summary_exit();
-irq_exit:
 	kst_irq_exit();
 	return err;
 }

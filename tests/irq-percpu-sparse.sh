@@ -43,29 +43,11 @@ done >"$IRQSIM_DIR/fire"
 read -r first last < <(awk 'NR == 1 { f = $2 } { l = $2 } END { print f, l }' \
 	"$IRQSIM_DIR/irqs")
 
-# /proc/interrupts' kstat-sim rows: "irq c0 c1 ..." (online CPUs).
-awk -v n="$cpus" '/kstat-sim/ { sub(":", "", $1); line = $1;
-	for (c = 2; c <= n + 1; c++) line = line " " $c; print line }' \
-	/proc/interrupts | sort -n >"$TMPDIR/proc"
+sim_proc_rows "$cpus" >"$TMPDIR/proc"
 assert_eq "$n" "$(wc -l <"$TMPDIR/proc")" "kstat-sim rows in /proc/interrupts"
 
-# irqdump's lines "irq count c0 ... c(possible-1)": the online columns
-# must be /proc's, the rest 0, and they sum to the count.
 check_percpu() {	# FILE WHAT
-	awk -v n="$cpus" -v p="$possible" -v what="$2" '
-		NR == FNR { want[$1] = $0; next }
-		!($1 in want) { next }
-		{	seen++
-			if (NF != p + 2) { print what ": IRQ " $1 " has " NF - 2 " per-CPU counts, not " p; bad = 1; next }
-			line = $1; sum = 0
-			for (c = 3; c <= NF; c++) sum += $c
-			for (c = 3; c < 3 + n; c++) line = line " " $c
-			for (c = 3 + n; c <= NF; c++) if ($c != 0) { print what ": IRQ " $1 " CPU " c - 3 " is " $c; bad = 1 }
-			if (line != want[$1]) { print what ": IRQ " $1 ": " line " where /proc has " want[$1]; bad = 1 }
-			if (sum != $2) { print what ": IRQ " $1 " per-CPU sum " sum " != count " $2; bad = 1 }
-		}
-		END { if (seen != length(want)) { print what ": " seen " of " length(want) " IRQs"; bad = 1 }; exit bad }
-	' "$TMPDIR/proc" "$1" || t_fail "$2: per-CPU counts differ (above)"
+	percpu_match "$TMPDIR/proc" "$1" "$cpus" "$possible" "$2"
 }
 
 # ---- dumps ----

@@ -373,6 +373,35 @@ irqsim_irq() {
 	t_fail "irqsim_irq: no synthetic IRQ with index $1"
 }
 
+# sim_proc_rows CPUS: /proc/interrupts' kstat-sim rows as "irq c0 c1 ..."
+# (the CPUS online CPUs' columns), by IRQ number.
+sim_proc_rows() {
+	awk -v n="$1" '/kstat-sim/ { sub(":", "", $1); line = $1;
+		for (c = 2; c <= n + 1; c++) line = line " " $c; print line }' \
+		/proc/interrupts | sort -n
+}
+
+# percpu_match PROC FILE CPUS POSSIBLE WHAT: FILE's lines "irq count c0
+# ... c(POSSIBLE-1)" (irqdump's, or a JSON's made so) for every IRQ of
+# PROC (sim_proc_rows'): the online columns must be /proc's, the rest 0,
+# and they sum to the count.  Fails the test, saying where, if not.
+percpu_match() {
+	awk -v n="$3" -v p="$4" -v what="$5" '
+		NR == FNR { want[$1] = $0; next }
+		!($1 in want) { next }
+		{	seen++
+			if (NF != p + 2) { print what ": IRQ " $1 " has " NF - 2 " per-CPU counts, not " p; bad = 1; next }
+			line = $1; sum = 0
+			for (c = 3; c <= NF; c++) sum += $c
+			for (c = 3; c < 3 + n; c++) line = line " " $c
+			for (c = 3 + n; c <= NF; c++) if ($c != 0) { print what ": IRQ " $1 " CPU " c - 3 " is " $c; bad = 1 }
+			if (line != want[$1]) { print what ": IRQ " $1 ": " line " where /proc has " want[$1]; bad = 1 }
+			if (sum != $2) { print what ": IRQ " $1 " per-CPU sum " sum " != count " $2; bad = 1 }
+		}
+		END { if (seen != length(want)) { print what ": " seen " of " length(want) " IRQs"; bad = 1 }; exit bad }
+	' "$1" "$2" || t_fail "$5: per-CPU counts differ (above)"
+}
+
 # irqsim_fire INDEX CPU COUNT: fire synthetic IRQ INDEX COUNT times on CPU.
 irqsim_fire() {
 	(($# == 3)) || t_fail "usage: irqsim_fire INDEX CPU COUNT"

@@ -4,10 +4,12 @@
  * per IRQ: "IRQ COUNT" then, with KSTAT_F_PERCPU (1), its per-CPU counts
  * from CPU 0 on.  Tests compare it with /proc/interrupts: it shows what
  * the library made of the kernel's encoding, whichever it was.
+ * irqdump nr: the kernel's nr_irqs, from a totals dump's trailer.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <libkstat.h>
 
@@ -18,13 +20,14 @@ int main(int argc, char **argv)
 	struct kstat_handle *h;
 	size_t i;
 	uint32_t c;
-	int err;
+	int err, nr_only;
 
 	if (argc != 2 && argc != 4) {
-		fprintf(stderr, "usage: irqdump FLAGS [FIRST LAST]\n");
+		fprintf(stderr, "usage: irqdump FLAGS [FIRST LAST] | irqdump nr\n");
 		return 2;
 	}
-	f.flags = strtoul(argv[1], NULL, 0);
+	nr_only = !strcmp(argv[1], "nr");
+	f.flags = nr_only ? 0 : strtoul(argv[1], NULL, 0);
 	if (argc == 4) {
 		f.irq_first = strtol(argv[2], NULL, 0);
 		f.irq_last = strtol(argv[3], NULL, 0);
@@ -40,7 +43,9 @@ int main(int argc, char **argv)
 		kstat_close(h);
 		return 1;
 	}
-	for (i = 0; i < l->nr; i++) {
+	if (nr_only)
+		printf("%" PRIu32 "\n", l->nr_irqs);
+	for (i = 0; !nr_only && i < l->nr; i++) {
 		printf("%" PRIu32 " %" PRIu64, l->irqs[i].irq, l->irqs[i].count);
 		for (c = 0; c < l->irqs[i].nr_percpu; c++)
 			printf(" %" PRIu32, l->irqs[i].percpu[c]);
