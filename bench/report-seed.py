@@ -272,6 +272,9 @@ def main():
         o.append(f"| IRQ dump bytes | {val('dump_bytes_totals'):.0f} "
                  f"| {val('dump_bytes_percpu'):.0f} "
                  f"| {ratio(val('dump_bytes_percpu'), val('dump_bytes_totals')):.2f}× | |")
+        if "dump_reads_percpu" in v:
+            o.append(f"| IRQ dump, dumpit calls | {val('dump_reads_totals'):.0f} "
+                     f"| {val('dump_reads_percpu'):.0f} | | |")
         o.append(f"| keyframe bytes | {val('keyframe_bytes_totals'):.0f} "
                  f"| {val('keyframe_bytes_percpu'):.0f} "
                  f"| {ratio(val('keyframe_bytes_percpu'), val('keyframe_bytes_totals')):.2f}× "

@@ -61,6 +61,22 @@ static void kst_part_finish(struct kst_builder *b)
 	b->skb = NULL;
 }
 
+/*
+ * Give a finished part's unused room back, once.  netlink_unicast() and
+ * netlink_broadcast() trim any skb less than half used (netlink_trim()),
+ * and the clone each member or namespace gets shares the part's data, so
+ * every clone would be copied into data of its own: a kmalloc() and a
+ * copy per member, where this is one per part.  Without memory the part
+ * stays as it is, and netlink trims the clones as before.
+ */
+static void kst_part_trim(struct sk_buff *skb)
+{
+	int room = skb_tailroom(skb);
+
+	if (room * 2 >= skb->truesize)
+		pskb_expand_head(skb, 0, -room, GFP_KERNEL);
+}
+
 /* Close the batch: every part learns how many there are. */
 void kst_builder_finish(struct kst_builder *b)
 {
@@ -76,6 +92,7 @@ void kst_builder_finish(struct kst_builder *b)
 					KSTAT_A_PARTS);
 		if (!WARN_ON_ONCE(!parts))
 			*(u32 *)nla_data(parts) = n;
+		kst_part_trim(skb);
 	}
 }
 
