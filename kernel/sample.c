@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kstat summary messages.  A batch of samples, or the snapshot a
- * subscriber gets, is built into parts: messages of one fixed size, each
- * carrying the batch's seq, its index and the number of parts.  A sample
+ * subscriber gets, is built into parts: messages of one fixed room (their
+ * unused room given back once the batch is finished), each carrying the
+ * batch's seq, its index and the number of parts.  A sample
  * that does not fit in one part is split, each piece in its own
  * KSTAT_A_SAMPLE nest repeating the sample's head, so readers merge the
  * pieces by seq.  Sections put their items through kst_sample_put() and
