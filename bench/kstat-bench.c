@@ -114,23 +114,6 @@ static struct stat_result summarize(double *v, int n)
 
 typedef void (*op_fn)(void);
 
-/* Median and stddev of the per-op time of @fn, in us. */
-static struct stat_result measure(op_fn fn, clockid_t clk)
-{
-	double v[64], t0;
-	int r, i;
-
-	fn();	/* warm-up: caches, page faults, lazy allocations */
-	fn();
-	for (r = 0; r < repeats && r < 64; r++) {
-		t0 = now_us(clk);
-		for (i = 0; i < ops; i++)
-			fn();
-		v[r] = (now_us(clk) - t0) / ops;
-	}
-	return summarize(v, r);
-}
-
 /* @fn's per-op time over @ops calls, in us. */
 static double time_ops(op_fn fn, clockid_t clk)
 {
@@ -140,6 +123,19 @@ static double time_ops(op_fn fn, clockid_t clk)
 	for (i = 0; i < ops; i++)
 		fn();
 	return (now_us(clk) - t0) / ops;
+}
+
+/* Median and stddev of the per-op time of @fn, in us. */
+static struct stat_result measure(op_fn fn, clockid_t clk)
+{
+	double v[64];
+	int r;
+
+	fn();	/* warm-up: caches, page faults, lazy allocations */
+	fn();
+	for (r = 0; r < repeats && r < 64; r++)
+		v[r] = time_ops(fn, clk);
+	return summarize(v, r);
 }
 
 /*
