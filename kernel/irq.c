@@ -332,13 +332,14 @@ static unsigned int kst_row_rec(const u32 *row, unsigned int nr, u32 count,
 		}
 		return 1 + nr;
 	}
-	for (i = 0, k = 0; out && i < nr; i++)
+	if (!out)
+		return 1 + 2 * k;
+	out[0] = KSTAT_CPUS_PAIRS | k;
+	for (i = 0, k = 0; i < nr; i++)
 		if (row[i]) {
 			out[1 + 2 * k] = i;
 			out[2 + 2 * k++] = row[i];
 		}
-	if (out)
-		out[0] = KSTAT_CPUS_PAIRS | k;
 	return 1 + 2 * k;
 }
 
