@@ -20,6 +20,8 @@
  *               one section each: the collector, the encoder of its
  *               objects (for do, dump and summary alike), and its
  *               summary ops;
+ *   irqrec.c    an IRQ's per-CPU counts as a record, for irq.c's dumps
+ *               and summaries, read by hint;
  *   attr.c      attribute helpers the encoders share.
  */
 #ifndef _KST_INTERNAL_H
@@ -321,11 +323,42 @@ u32 kst_irq_fingerprint_mix(u32 hash, unsigned int irq, unsigned long id);
 u32 kst_irq_set_fingerprint(const u32 *list, unsigned int nr,
 			    unsigned int first, unsigned int last);
 u64 kst_intr_sum(void);
-void kst_irq_exit(void);
 size_t kst_irq_size(const struct kst_irq_snap *snap,
 		    const struct kst_sel *sel);
 int kst_irq_fill(struct sk_buff *skb, int type,
 		 const struct kst_irq_snap *snap, const struct kst_sel *sel);
+
+/* ---- irqrec.c: an IRQ's per-CPU counts as a record, read by hint ------ */
+
+struct irq_desc;
+
+/* Words a record may take while it is built: a pair for every CPU. */
+static inline unsigned int kst_rec_max_words(unsigned int nr_cpus)
+{
+	return 1 + 2 * nr_cpus;
+}
+
+/* Words of the finished record at @rec. */
+static inline unsigned int kst_rec_words(const u32 *rec)
+{
+	u32 value = rec[0] & KSTAT_CPUS_VALUE;
+
+	switch (rec[0] & KSTAT_CPUS_KIND) {
+	case KSTAT_CPUS_ONE:
+		return 1;
+	case KSTAT_CPUS_DENSE:
+		return 1 + value;
+	default:
+		return 1 + 2 * value;
+	}
+}
+
+void kst_irq_hints_cover(void);
+void kst_irq_hints_exit(void);
+u32 kst_rec_read(struct irq_desc *desc, unsigned int first, unsigned int nr,
+		 u32 *rec);
+unsigned int kst_rec_finish(u32 *rec, unsigned int nr, u32 count,
+			    u32 *scratch);
 
 /* ---- softirq.c -------------------------------------------------------- */
 

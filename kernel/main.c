@@ -24,7 +24,6 @@ static int __init kst_init(void)
 	return 0;
 summary_exit:
 	kst_summary_exit();
-	kst_irq_exit();
 	return err;
 }
 
@@ -33,7 +32,7 @@ static void __exit kst_exit(void)
 {
 	kst_summary_exit();
 	kst_netlink_exit();
-	kst_irq_exit();
+	kst_irq_hints_exit();
 }
 
 module_init(kst_init);
