@@ -8,6 +8,10 @@ usage:
         socket: {"spec", "err", "extack", "streams": [ids seen],
         "samples": [[seq, ts_ns, key, snapshot, sections], ...]}
         (sections: the KSTAT_SECTION_* bits the sample carries items of)
+  streams.py drain SECONDS SPEC...   as watch, but the sockets only
+        receive, parsing nothing after the SUBSCRIBE's answer (the cost
+        benchmark's readers); prints {"spec", "err", "extack", "enobufs",
+        "messages"} per socket
   streams.py overrun SPEC SLEEP      SUBSCRIBEs with a 4 KiB receive
         buffer, reads nothing for SLEEP seconds, then reads for 3 s; prints
         {"enobufs", "samples": [...]} as above
@@ -248,6 +252,30 @@ class Reader:
                 "samples": self.samples}
 
 
+class Drain(Reader):
+    """A reader that only receives: what a member costs the kernel, with
+    as little of the reader's own CPU as a reader can take."""
+
+    def __init__(self, spec, rcvbuf=1 << 20):
+        self.msgs = 0
+        super().__init__(spec, rcvbuf)
+
+    def read(self):
+        while True:
+            try:
+                buf = self.sk.recv(1 << 20)
+            except BlockingIOError:
+                return
+            except OSError:
+                self.enobufs += 1
+                continue
+            self.msgs += bool(buf)
+
+    def result(self):
+        return {"spec": self.spec, "err": self.err, "extack": self.extack,
+                "enobufs": self.enobufs, "messages": self.msgs}
+
+
 def run(readers, seconds):
     poll = select.poll()
     by_fd = {r.sk.fileno(): r for r in readers}
@@ -262,6 +290,14 @@ def run(readers, seconds):
 def cmd_watch(args):
     seconds = float(args[0])
     readers = [Reader(spec) for spec in args[1:]]
+    run(readers, seconds)
+    for r in readers:
+        print(json.dumps(r.result()))
+
+
+def cmd_drain(args):
+    seconds = float(args[0])
+    readers = [Drain(spec) for spec in args[1:]]
     run(readers, seconds)
     for r in readers:
         print(json.dumps(r.result()))
@@ -385,7 +421,7 @@ def cmd_limits(args):
 
 
 def main():
-    cmds = {"watch": cmd_watch, "overrun": cmd_overrun,
+    cmds = {"watch": cmd_watch, "drain": cmd_drain, "overrun": cmd_overrun,
             "subscribe": cmd_subscribe, "hold": cmd_hold,
             "cycles": cmd_cycles, "storm": cmd_storm, "unsubscribe": cmd_unsubscribe,
             "stats": cmd_stats, "limits": cmd_limits}
