@@ -49,6 +49,9 @@ streams_window() {
 		wait "$pid"
 		jq -e -s 'all(.[]; .err == 0)' "$TMPDIR/streams.out" >/dev/null ||
 			echo "# $name: a SUBSCRIBE failed: $(jq -c -s '[.[] | select(.err != 0)]' "$TMPDIR/streams.out")"
+		# a member that got nothing would make its stream look cheap
+		jq -e -s 'all(.[]; (.messages // 1) > 0 and (.enobufs // 0) == 0)' "$TMPDIR/streams.out" >/dev/null ||
+			echo "# $name: a reader got nothing or overran: $(jq -c -s '[.[] | select((.messages // 1) == 0 or (.enobufs // 0) > 0)]' "$TMPDIR/streams.out")"
 	fi
 	echo "round $round $name elapsed_ns $((b1 - b0)) ticks $((t1 - t0)) tick_ns $((n1 - n0)) samples $((s1 - s0)) readers $#"
 }
