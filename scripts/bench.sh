@@ -40,8 +40,11 @@ fi
 		echo "(docs/protocol.md, \"Streams of a reader's own\"); these cases run one"
 		echo "after the other in each round, in one guest (bench/streams-cost.sh)."
 		echo "The producer's time is STATS' tick_ns_total: wall time in its work"
-		echo "item, so a busy guest (the readers are Python) inflates it for every"
-		echo "case alike."
+		echo "item, so a busy guest inflates it.  The readers, one Python process,"
+		echo "only receive (tests/helpers/streams.py drain): readers that parse"
+		echo "every sample took host CPU from the producer's vCPU, most with 64"
+		echo "members (docs/performance-analysis.md, \"Issue 27: readers that only"
+		echo "receive\")."
 		echo
 		bench/report-streams.py "$res"/streams-cpus-*.txt
 	fi
