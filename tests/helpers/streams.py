@@ -242,9 +242,12 @@ class Reader:
             except OSError:
                 self.enobufs += 1
                 continue
-            for mtype, _, body in messages(buf):
-                if mtype != NLMSG_ERROR:
-                    self.ntf(body)
+            self.take(buf)
+
+    def take(self, buf):
+        for mtype, _, body in messages(buf):
+            if mtype != NLMSG_ERROR:
+                self.ntf(body)
 
     def result(self):
         return {"spec": self.spec, "err": self.err, "extack": self.extack,
@@ -260,16 +263,8 @@ class Drain(Reader):
         self.msgs = 0
         super().__init__(spec, rcvbuf)
 
-    def read(self):
-        while True:
-            try:
-                buf = self.sk.recv(1 << 20)
-            except BlockingIOError:
-                return
-            except OSError:
-                self.enobufs += 1
-                continue
-            self.msgs += bool(buf)
+    def take(self, buf):
+        self.msgs += bool(buf)
 
     def result(self):
         return {"spec": self.spec, "err": self.err, "extack": self.extack,
