@@ -282,20 +282,21 @@ def run(readers, seconds):
             by_fd[fd].read()
 
 
-def cmd_watch(args):
+def read_all(kind, args):
+    """SECONDS SPEC...: a reader of @kind per SPEC; their results."""
     seconds = float(args[0])
-    readers = [Reader(spec) for spec in args[1:]]
+    readers = [kind(spec) for spec in args[1:]]
     run(readers, seconds)
     for r in readers:
         print(json.dumps(r.result()))
+
+
+def cmd_watch(args):
+    read_all(Reader, args)
 
 
 def cmd_drain(args):
-    seconds = float(args[0])
-    readers = [Drain(spec) for spec in args[1:]]
-    run(readers, seconds)
-    for r in readers:
-        print(json.dumps(r.result()))
+    read_all(Drain, args)
 
 
 def cmd_overrun(args):
