@@ -24,8 +24,7 @@ read -r -a counts <<<"${BENCH_IRQS:-1024 4096}"
 
 for n in "${counts[@]}"; do
 	irqsim_load irqs="$n"
-	for ((i = 0; i < n; i++)); do echo "$i $((i % cpus)) $((i % 7 + 1))"; done \
-		>"$IRQSIM_DIR/fire"
+	irqsim_fire_affine "$n"
 	file=$out/percpu-irqs-$n-cpus-$cpus-possible-$possible.txt
 	{
 		echo "config irqs $n cpus $cpus possible $possible descriptors $(ls /sys/kernel/irq | wc -l)"

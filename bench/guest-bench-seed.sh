@@ -44,11 +44,9 @@ if ((n > 0)); then
 else
 	n=0
 fi
-# Affine, as on real machines: synthetic IRQ i fires (i % 7) + 1 times on
-# CPU i % CPUs, so each has its count on one CPU (what per-CPU records
-# are for; kstat-bench's percpu metric measures them).
-for ((i = 0; i < n; i++)); do echo "$i $((i % cpus)) $((i % 7 + 1))"; done \
-	>"$IRQSIM_DIR/fire"
+# Affine, so each IRQ has its count on one CPU (what per-CPU records are
+# for; kstat-bench's percpu metric measures them).
+irqsim_fire_affine "$n"
 descs=$(descriptors)
 ((descs == target)) ||
 	echo "guest-bench-seed: $descs IRQ descriptors, not $target ($before before irqsim, $n synthetic)" >&2

@@ -2,9 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # bench/members-trace.sh - what 64 members add to a tick, timed in the
 # kernel: function_graph on kst_members_send (the per-member loop) beside
-# STATS' tick time, union
-# (1 member) and m64 (64 members) alternating, 2800 affine IRQs.  Not
-# part of make bench; run as a guest script, e.g.
+# STATS' tick time, union (1 member) and m64 (64 members) alternating,
+# 2800 affine IRQs.  Not part of make bench; run as a guest script, e.g.
 #   SMP=96 BOOT_MARGIN=900 tests/vm/run-guest.sh bench/members-trace.sh
 # and read results/members-trace/res.txt under the VM directory.
 # timeout: 3000
@@ -14,15 +13,13 @@ out=/run/kstat-results/members-trace
 mkdir -p $out
 n=2800
 irqsim_load irqs="$n"
-cpus=$(nproc)
-for ((i = 0; i < n; i++)); do echo "$i $((i % cpus)) $((i % 7 + 1))"; done >"$IRQSIM_DIR/fire"
+irqsim_fire_affine "$n"
 T=/sys/kernel/tracing
 mountpoint -q $T || mount -t tracefs nodev $T
 echo 0 >$T/tracing_on
 echo kst_members_send >$T/set_ftrace_filter
 echo function_graph >$T/current_tracer
-m64=()
-for ((i = 0; i < 64; i++)); do m64+=("$STREAMS_UNION"); done
+mapfile -t m64 < <(streams_m64)
 graph_window() {	# ROUND CASE SPEC...
 	local r=$1 name=$2 line
 	shift 2

@@ -56,12 +56,18 @@ streams_window() {
 	echo "round $round $name elapsed_ns $((b1 - b0)) ticks $((t1 - t0)) tick_ns $((n1 - n0)) samples $((s1 - s0)) readers $#"
 }
 
+# streams_m64: the m64 case's 64 readers' SPECs, one a line.
+streams_m64() {
+	local i
+	for ((i = 0; i < 64; i++)); do echo "$STREAMS_UNION"; done
+}
+
 # streams_cost [ROUNDS] [SECS]
 streams_cost() {
-	local rounds=${1:-5} secs=${2:-10} r i m64=()
+	local rounds=${1:-5} secs=${2:-10} r m64
 	# shellcheck disable=SC2206
 	local eight=($STREAMS_EIGHT)
-	for ((i = 0; i < 64; i++)); do m64+=("$STREAMS_UNION"); done
+	mapfile -t m64 < <(streams_m64)
 	echo "# streams cost: $rounds rounds of $secs s windows; irqs $(ls /sys/kernel/irq | wc -l) cpus $(nproc)"
 	for ((r = 1; r <= rounds; r++)); do
 		streams_window "$r" union "$secs" "$STREAMS_UNION"

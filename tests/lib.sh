@@ -409,6 +409,16 @@ irqsim_fire() {
 		t_fail "irqsim_fire $*: write to $IRQSIM_DIR/fire failed"
 }
 
+# irqsim_fire_affine N: synthetic IRQs 0..N-1 fire as on real machines,
+# each on one CPU: IRQ i (i % 7) + 1 times on CPU i % CPUs.
+irqsim_fire_affine() {
+	local n=$1 cpus i
+	cpus=$(nproc)
+	for ((i = 0; i < n; i++)); do echo "$i $((i % cpus)) $((i % 7 + 1))"; done \
+		2> /dev/null > "$IRQSIM_DIR/fire" ||
+		t_fail "irqsim_fire_affine $n: write to $IRQSIM_DIR/fire failed"
+}
+
 # irqsim_warn: make kstat_irqsim WARN() (harness self-test only).
 irqsim_warn() {
 	echo 1 > "$IRQSIM_DIR/warn" || t_fail "irqsim_warn: write to $IRQSIM_DIR/warn failed"
