@@ -1,7 +1,12 @@
 #!/bin/bash
 # Proves: with interval 200 ms, a subscriber gets 12 samples in a row
-# with consecutive seq numbers and timestamps 200 ms +- 50% apart (so none
-# is missing or extra); with batch 5 the samples arrive in groups of 5
+# with consecutive seq numbers and timestamps 100 to 400 ms apart, 200 ms
+# +- 15 % on average (so none is missing or extra: kst_grid_next() moves
+# a tick by at most a quarter interval, and the host may make one late by
+# up to an interval before it would pass for a skipped one.  The old
+# bound, 300 ms a gap, left too little: with a second guest beside it a
+# 6.12 guest showed a first gap of 281 ms, the grid's pull of 50 and
+# 31 ms late); with batch 5 the samples arrive in groups of 5
 # (same arrival, one message), still with consecutive seq numbers.  The
 # count is not taken over a fixed window: the monitor's own start-up
 # (seconds on the debug kernel) would eat into it.
@@ -13,14 +18,15 @@ source tests/lib.sh
 require_cmd jq
 t_cleanup "$KSTAT" config set interval 1000 batch 1
 
-check_seq() {	# FILE: consecutive seq, timestamps 100..300 ms apart
+check_seq() {	# FILE: consecutive seq, gaps 100..400 ms, 200 +- 15 % on average
 	jq -s -e '[.[] | select(.seq)] as $s | ($s | length) > 1 and
 		all(range(1; $s | length); $s[.].seq == $s[. - 1].seq + 1)' "$1" >/dev/null ||
 		t_fail "seq numbers not consecutive: $(jq -c .seq "$1" | tr '\n' ' ')"
-	jq -s -e '[.[] | select(.seq)] as $s |
-		all(range(1; $s | length); ($s[.].timestamp_ns - $s[. - 1].timestamp_ns) as $d |
-		    $d >= 100000000 and $d <= 300000000)' "$1" >/dev/null ||
-		t_fail "sample spacing outside 200 ms +-50%: $(jq -s -c '[.[] | .timestamp_ns / 1e6 | floor]' "$1")"
+	jq -s -e '[.[] | select(.seq) | .timestamp_ns / 1e6] as $t |
+		[range(1; $t | length) as $i | $t[$i] - $t[$i - 1]] as $d |
+		all($d[]; . >= 100 and . < 400) and
+		($d | add / length) as $mean | $mean >= 170 and $mean <= 230' "$1" >/dev/null ||
+		t_fail "sample spacing not 200 ms (gaps 100..400, mean +-15 %): $(jq -s -c '[.[] | select(.seq) | .timestamp_ns / 1e6 | floor]' "$1")"
 }
 
 "$KSTAT" config set interval 200 batch 1
