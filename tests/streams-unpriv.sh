@@ -1,7 +1,7 @@
 #!/bin/bash
 # Proves: a user with uid 65534 and no capability gets `kstat watch
 # interval 0.25` and `kstat top -b -d 0.25` frames at 250 ms (the mean of
-# their interval_ns within 10 %, each within 50 %) while the admin's
+# their interval_ns within 10 %, each 125 to 500 ms) while the admin's
 # default stream samples every 1000 ms: each subscribes to a stream of
 # its own at the kernel's floor for unprivileged readers (250 ms by
 # default).  Below the floor (`watch interval 0.1`, `top -b -d 0.1`,
@@ -33,8 +33,11 @@ frames() {
 	((n >= 5)) || t_fail "$2: $n frames"
 	jq -e -n --argjson m "$mean" '$m >= 225 and $m <= 275' >/dev/null ||
 		t_fail "$2: frames $mean ms long on average, not 250 +- 10 %"
-	jq -s -e 'all(.[]; .interval_ns >= 125000000 and .interval_ns <= 375000000)' "$1" >/dev/null ||
-		t_fail "$2: a frame outside 250 ms +- 50 %"
+	# Each frame at least half an interval and under two: the grid moves
+	# a tick by at most a quarter, and a busy host may make one late (as
+	# tests/summary-interval.sh); a skipped tick would be two intervals.
+	jq -s -e 'all(.[]; .interval_ns >= 125000000 and .interval_ns < 500000000)' "$1" >/dev/null ||
+		t_fail "$2: a frame outside 125..500 ms"
 }
 
 assert_ok nobody timeout "$(t_scaled 60)" "$KSTAT" -j watch cpu interval 0.25 count 6
