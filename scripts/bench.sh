@@ -57,7 +57,8 @@ fi
 	if [[ -f docs/performance-seed.md ]]; then
 		echo
 		echo "<!-- bench-seed: begin -->"
-		cat docs/performance-seed.md
+		# without its trailing blank lines, as scripts/bench-seed.sh puts it
+		printf '%s\n' "$(cat docs/performance-seed.md)"
 		echo "<!-- bench-seed: end -->"
 	fi
 } >docs/performance.md

@@ -44,6 +44,23 @@ static int64_t irq_by_action(const struct kstat_irq_list *l, const char *name)
 static int64_t sim7 = -1;	/* the IRQ record.sh fires in summaries */
 
 /*
+ * The recordings checked: tests/fixtures/NAME.nl, made by this protocol
+ * version's module, then tests/fixtures/v3/NAME.nl, made by a module of
+ * protocol version 3 (before the 32-bit count chunks), which this library
+ * still reads.  fx(NAME) is NAME in the set being checked.
+ */
+static const char *const fixture_sets[] = { "", "v3/" };
+static const char *fixture_set = "";
+
+static const char *fx(const char *name)
+{
+	static char path[128];
+
+	snprintf(path, sizeof(path), "%s%s", fixture_set, name);
+	return path;
+}
+
+/*
  * The packed totals dump against the nest dump recorded just after it
  * (record.sh): the same IRQs in the same order, and the same counts but
  * for the few IRQs live meanwhile, whose counts only grew.  The nests'
@@ -91,7 +108,7 @@ static void check_percpu_dump(const struct kstat_irq_list *tot,
 	struct fixture f;
 	int msgs, err;
 
-	CHECK(!fixture_load("irq-dump-percpu.nl", &f), "irq-dump-percpu.nl loads");
+	CHECK(!fixture_load(fx("irq-dump-percpu.nl"), &f), "irq-dump-percpu.nl loads");
 	err = for_each_msg(&f, irq_fn, l, &msgs);
 	CHECK(!err && l->nr == all->nr && ascending_unique(l),
 	      "percpu dump: %zu IRQs in %d messages (err %d)", l->nr, msgs, err);
@@ -124,7 +141,7 @@ static void test_irq_dumps(void)
 	size_t i, sims = 0, tot_bytes;
 	int msgs, err;
 
-	CHECK(!fixture_load("irq-dump-totals.nl", &f), "irq-dump-totals.nl loads");
+	CHECK(!fixture_load(fx("irq-dump-totals.nl"), &f), "irq-dump-totals.nl loads");
 	err = for_each_msg(&f, irq_fn, l, &msgs);
 	CHECK(!err && l->nr >= 4096, "totals dump: %zu IRQs in %d messages (err %d)",
 	      l->nr, msgs, err);
@@ -139,7 +156,7 @@ static void test_irq_dumps(void)
 	free(f.data);
 
 	l = calloc(1, sizeof(*l));
-	CHECK(!fixture_load("irq-dump-all.nl", &f), "irq-dump-all.nl loads");
+	CHECK(!fixture_load(fx("irq-dump-all.nl"), &f), "irq-dump-all.nl loads");
 	err = for_each_msg(&f, irq_fn, l, &msgs);
 	CHECK(!err && l->nr >= 4096 && ascending_unique(l),
 	      "full dump: %zu IRQs in %d messages", l->nr, msgs);
@@ -169,12 +186,12 @@ static void test_cpu_softirq(void)
 	struct fixture f;
 	int msgs;
 
-	CHECK(!fixture_load("cpu-dump.nl", &f) &&
+	CHECK(!fixture_load(fx("cpu-dump.nl"), &f) &&
 	      !for_each_msg(&f, cpu_fn, c, &msgs) && c->nr >= 1 &&
 	      c->cpus[0].cpu == 0 && c->cpus[0].ns[KSTAT_CPUTIME_IDLE] > 0,
 	      "cpu dump: %zu CPUs", c->nr);
 	free(f.data);
-	CHECK(!fixture_load("softirq-percpu.nl", &f) &&
+	CHECK(!fixture_load(fx("softirq-percpu.nl"), &f) &&
 	      !for_each_msg(&f, softirq_fn, s, &msgs) && s->nr == 10 &&
 	      !strcmp(s->vecs[0].name, "HI") && !strcmp(s->vecs[9].name, "RCU") &&
 	      s->vecs[1].percpu && s->vecs[1].count > 0,
@@ -262,7 +279,7 @@ static void test_summary_percpu(void)
 	struct fixture f;
 	int msgs;
 
-	CHECK(!fixture_load("summary-percpu.nl", &f), "summary-percpu.nl loads");
+	CHECK(!fixture_load(fx("summary-percpu.nl"), &f), "summary-percpu.nl loads");
 	for_each_msg(&f, feed_fn, sub, &msgs);
 	CHECK(w.samples == 4 && w.keyframes >= 1 && w.irqs >= 4096,
 	      "4 samples with per-CPU records (%d, %d keyframes, %zu IRQs)",
@@ -283,7 +300,7 @@ static void test_summary(void)
 	struct fixture f;
 	int msgs;
 
-	CHECK(!fixture_load("summary.nl", &f), "summary.nl loads");
+	CHECK(!fixture_load(fx("summary.nl"), &f), "summary.nl loads");
 	for_each_msg(&f, feed_fn, sub, &msgs);
 	CHECK(w.samples == 4 && w.keyframes == 1 && w.lost == 0,
 	      "4 samples, the first a keyframe, none lost (%d, %d, %llu) from %d messages",
@@ -446,7 +463,7 @@ static void test_cputime_stride(void)
 	size_t i;
 	int intact = 1;
 
-	CHECK(!fixture_load("cpu-dump.nl", &f), "cpu-dump.nl loads");
+	CHECK(!fixture_load(fx("cpu-dump.nl"), &f), "cpu-dump.nl loads");
 	ref = cpu_dump_at(&f, sizeof(struct kstat_cputime));
 	newer = cpu_dump_at(&f, sizeof(struct newer_cputime));
 	old = cpu_dump_at(&f, KSTAT_CPUTIME_SIZE_1_0);
@@ -473,7 +490,7 @@ static void test_cputime_stride(void)
 	      KSTAT_CPUTIME_SIZE_1_0);
 
 	/* A subscription's samples, at the caller's stride too. */
-	CHECK(!fixture_load("summary.nl", &f), "summary.nl loads");
+	CHECK(!fixture_load(fx("summary.nl"), &f), "summary.nl loads");
 	feed_summary_at(&f, sizeof(struct newer_cputime), &seen_newer);
 	feed_summary_at(&f, sizeof(struct kstat_cputime), &seen_ours);
 	CHECK(seen_newer.samples == 4 && seen_newer.bad == 0 &&
@@ -489,10 +506,17 @@ static void test_cputime_stride(void)
 
 int main(void)
 {
-	test_irq_dumps();
-	test_cpu_softirq();
-	test_summary();
-	test_summary_percpu();
-	test_cputime_stride();
+	size_t i;
+
+	for (i = 0; i < sizeof(fixture_sets) / sizeof(fixture_sets[0]); i++) {
+		fixture_set = fixture_sets[i];
+		printf("# fixtures: tests/fixtures/%s\n", fixture_set);
+		sim7 = -1;
+		test_irq_dumps();
+		test_cpu_softirq();
+		test_summary();
+		test_summary_percpu();
+		test_cputime_stride();
+	}
 	return unit_exit();
 }
