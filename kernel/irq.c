@@ -572,19 +572,19 @@ u64 kst_intr_sum(void)
  * is not exact.  docs/robustness.md says so.
  */
 #ifdef CONFIG_SPARSE_IRQ
-static void kst_desc_hold(struct irq_desc *desc)
+void kst_desc_hold(struct irq_desc *desc)
 {
 	kobject_get(&desc->kobj);
 }
 
-/* May free the descriptor: process context, no locks held. */
-static void kst_desc_release(struct irq_desc *desc)
+/* May free the descriptor: process context, no spinlock held. */
+void kst_desc_release(struct irq_desc *desc)
 {
 	kobject_put(&desc->kobj);
 }
 #else
-static void kst_desc_hold(struct irq_desc *desc) { }
-static void kst_desc_release(struct irq_desc *desc) { }
+void kst_desc_hold(struct irq_desc *desc) { }
+void kst_desc_release(struct irq_desc *desc) { }
 #endif
 
 /* ---- KSTAT_CMD_IRQ_GET ---------------------------------------------------- */
@@ -783,7 +783,7 @@ static int kst_irq_dump_irqs(struct kst_dump *d, struct kst_irq_req *r)
  * record, read in one pass; over every CPU, the count is their sum.
  */
 static void kst_irq_dump_add(const struct kst_irq_req *r, u32 irq,
-			     struct irq_desc *desc)
+			     struct irq_desc *desc, bool cached)
 {
 	struct kst_irqs_chunk *c = r->chunk;
 	u32 *rec, sum;
@@ -793,7 +793,9 @@ static void kst_irq_dump_add(const struct kst_irq_req *r, u32 irq,
 		return;
 	}
 	rec = c->recs + c->nr_words;
-	sum = kst_rec_read(desc, r->sel.cpu_first, c->nr_cpus, rec);
+	sum = cached ? kst_rec_read_cached(desc, irq, r->sel.cpu_first,
+					   c->nr_cpus, rec) :
+		       kst_rec_read(desc, r->sel.cpu_first, c->nr_cpus, rec);
 	if (!kst_sel_all(&r->sel))
 		sum = kst_desc_count(desc);
 	kst_chunk_add(c, irq, sum);
@@ -804,12 +806,14 @@ static void kst_irq_dump_add(const struct kst_irq_req *r, u32 irq,
  * The next chunk of a dump without metadata into r->chunk, under one
  * RCU read section: up to KST_CHUNK IRQ numbers of the range, or
  * entries of the list, fewer when their per-CPU records fill it.
- * Returns the position after it; @visited takes each lookup.
+ * Returns the position after it; @visited takes each lookup.  Per-CPU
+ * records come from the record cache when no other dump holds it.
  */
 static u64 kst_irq_dump_gather(const struct kst_irq_req *r, u32 *visited)
 {
 	struct kst_irqs_chunk *c = r->chunk;
 	u64 pos = r->pos, end = pos + KST_CHUNK;
+	bool cached = c->nr_cpus && kst_rec_cache_get();
 	struct irq_desc *desc;
 	u32 irq;
 
@@ -819,11 +823,15 @@ static u64 kst_irq_dump_gather(const struct kst_irq_req *r, u32 *visited)
 	     pos++) {
 		desc = kst_irq_to_desc(irq);
 		if (desc)
-			kst_irq_dump_add(r, irq, desc);
+			kst_irq_dump_add(r, irq, desc, cached);
+		else if (cached)
+			kst_rec_cache_forget(irq);
 		*visited = kst_irq_fingerprint_mix(*visited, irq,
 						   (unsigned long)desc);
 	}
 	rcu_read_unlock();
+	if (cached)
+		kst_rec_cache_put();
 	return pos;
 }
 

@@ -327,6 +327,9 @@ size_t kst_irq_size(const struct kst_irq_snap *snap,
 		    const struct kst_sel *sel);
 int kst_irq_fill(struct sk_buff *skb, int type,
 		 const struct kst_irq_snap *snap, const struct kst_sel *sel);
+struct irq_desc;
+void kst_desc_hold(struct irq_desc *desc);
+void kst_desc_release(struct irq_desc *desc);
 
 /* ---- irqrec.c: an IRQ's per-CPU counts as a record, read by hint ------ */
 
@@ -359,6 +362,12 @@ u32 kst_rec_read(struct irq_desc *desc, unsigned int first, unsigned int nr,
 		 u32 *rec);
 unsigned int kst_rec_finish(u32 *rec, unsigned int nr, u32 count,
 			    u32 *scratch);
+bool kst_rec_cache_get(void);
+void kst_rec_cache_put(void);
+void kst_rec_cache_forget(unsigned int irq);
+u32 kst_rec_read_cached(struct irq_desc *desc, unsigned int irq,
+			unsigned int first, unsigned int nr, u32 *rec);
+void kst_rec_cache_exit(void);
 
 /* ---- softirq.c -------------------------------------------------------- */
 

@@ -33,6 +33,7 @@ static void __exit kst_exit(void)
 	kst_summary_exit();
 	kst_netlink_exit();
 	kst_irq_hints_exit();
+	kst_rec_cache_exit();
 }
 
 module_init(kst_init);
