@@ -50,20 +50,33 @@ s_slow=$(own 1000)
 seq_count() { grep -c '"seq"' "$1" || true; }
 has_slow() { (($(seq_count "$TMPDIR/slow") >= s_slow)); }
 wait_until 10 has_slow
-alone=$(python3 - "$TMPDIR/fast" "$TMPDIR/slow" "$s_slow" <<'PY'
+# One reading of both monitors: the 1000 ms samples alone (stdout) and,
+# into pairs, the samples of one timestamp in both streams.
+alone=$(python3 - "$TMPDIR/fast" "$TMPDIR/slow" "$s_slow" "$TMPDIR/pairs" <<'PY'
 import json, sys
-def stamps(path):	# each sample's timestamp, in order
-    out = []
+# Each stream's samples in order, with the IRQ counts at each: a delta
+# carries the IRQs that moved, on top of the first sample, a keyframe.
+def samples(path):
+    out, state = [], {}
     for line in open(path):
         try:
             s = json.loads(line)
         except ValueError:
             continue	# the line being written now
         if "seq" in s:
-            out.append(s["timestamp_ns"])
+            state.update({q["irq"]: q["count"] for q in s.get("irq", [])})
+            out.append((s["timestamp_ns"], dict(state)))
     return out
-fast = set(stamps(sys.argv[1]))
-print(sum(ts not in fast for ts in stamps(sys.argv[2])[:int(sys.argv[3])]))
+fast, slow = samples(sys.argv[1]), samples(sys.argv[2])
+fast_at, slow_at = dict(fast), dict(slow)
+# of the slow stream's first s_slow samples, those on no 200 ms tick
+print(sum(ts not in fast_at for ts, _ in slow[:int(sys.argv[3])]))
+with open(sys.argv[4], "w") as out:
+    for ts in sorted(set(fast_at) & set(slow_at)):
+        both = set(fast_at[ts]) & set(slow_at[ts])
+        differ = sorted(i for i in both if fast_at[ts][i] != slow_at[ts][i])
+        print(ts, len(both), len(differ), ",".join(map(str, differ[:5])),
+              file=out)
 PY
 )
 [[ $alone =~ ^[0-9]+$ ]] || t_fail "cannot read the monitors' samples: $(tail -c 300 "$TMPDIR/slow")"
@@ -77,27 +90,6 @@ t_log "in ${secs} s: ticks $ticks (${ns} ns), samples: 200 ms $s_fast, 1000 ms $
 ((ns > 0)) || t_fail "tick_ns_total did not grow"
 
 # Samples of the same tick: same timestamp, same IRQ counts.
-python3 - "$TMPDIR/fast" "$TMPDIR/slow" >"$TMPDIR/pairs" <<'PY'
-import json, sys
-# Each stream's IRQ counts at each sample: a delta carries the IRQs that
-# moved, on top of the first sample, a keyframe with all of them.
-def samples(path):
-    out, state = {}, {}
-    for line in open(path):
-        try:
-            s = json.loads(line)
-        except ValueError:
-            continue	# the line being written when the monitor was killed
-        if "seq" in s:
-            state.update({q["irq"]: q["count"] for q in s.get("irq", [])})
-            out[s["timestamp_ns"]] = dict(state)
-    return out
-fast, slow = samples(sys.argv[1]), samples(sys.argv[2])
-for ts in sorted(set(fast) & set(slow)):
-    both = set(fast[ts]) & set(slow[ts])
-    differ = sorted(i for i in both if fast[ts][i] != slow[ts][i])
-    print(ts, len(both), len(differ), ",".join(map(str, differ[:5])))
-PY
 t_log "samples of a shared tick (ts, IRQs in both, differing): $(tr '\n' ';' <"$TMPDIR/pairs")"
 (($(wc -l <"$TMPDIR/pairs") >= 2)) || t_fail "fewer than 2 samples with the same timestamp in both streams"
 awk '$2 == 0 { exit 1 }' "$TMPDIR/pairs" || t_fail "a shared sample with no IRQ in both"
