@@ -19,7 +19,7 @@ fi
 out=${BENCH_OUT:-/run/kstat-results/bench}
 mkdir -p "$out"
 cpus=$(nproc)
-possible=$(($(cut -d- -f2 /sys/devices/system/cpu/possible) + 1))
+possible=$(possible_cpus)
 read -r -a counts <<<"${BENCH_IRQS:-1024 4096}"
 
 for n in "${counts[@]}"; do

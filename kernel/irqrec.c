@@ -195,6 +195,28 @@ static u32 kst_rec_read_all(struct irq_desc *desc, unsigned int first,
 }
 
 /*
+ * The record of an IRQ with a @total (kst_rec_total()): by the hint, else
+ * read in full.  *@cpu is the CPU found to have the whole non-zero total
+ * (the hint's, or the one CPU a full read found with it), else U32_MAX.
+ * Caller holds rcu_read_lock().
+ */
+static u32 kst_rec_read_total(struct irq_desc *desc, u32 total,
+			      unsigned int first, unsigned int end, u32 *rec,
+			      u32 *cpu)
+{
+	u32 sum;
+
+	*cpu = total ? kst_rec_hint_holds(desc, total) : U32_MAX;
+	if (!total || *cpu != U32_MAX)
+		return kst_rec_put_one(rec, total, *cpu, first, end);
+	sum = kst_rec_read_all(desc, first, end, rec);
+	/* verified: the one CPU read has the total read before */
+	if ((rec[0] & KSTAT_CPUS_VALUE) == 1 && rec[2] == total)
+		*cpu = first + rec[1];
+	return sum;
+}
+
+/*
  * @desc's counts on the possible CPUs of @first .. @first + @nr - 1 into
  * @rec (kst_rec_max_words(@nr) words) as pairs of the non-zero ones,
  * indexed from @first.  Returns their sum, wrapping at 2^32 as the
@@ -210,10 +232,7 @@ u32 kst_rec_read(struct irq_desc *desc, unsigned int first, unsigned int nr,
 
 	if (!kst_rec_total(desc, &total))
 		return kst_rec_read_all(desc, first, end, rec);
-	cpu = total ? kst_rec_hint_holds(desc, total) : U32_MAX;
-	if (!total || cpu != U32_MAX)
-		return kst_rec_put_one(rec, total, cpu, first, end);
-	return kst_rec_read_all(desc, first, end, rec);
+	return kst_rec_read_total(desc, total, first, end, rec, &cpu);
 }
 
 /*
@@ -387,15 +406,7 @@ u32 kst_rec_read_cached(struct irq_desc *desc, unsigned int irq,
 	e = &kst_rec_cache.ent[irq];
 	if (e->desc == desc && e->total == total)
 		return kst_rec_put_one(rec, total, e->cpu, first, end);
-	cpu = kst_rec_hint_holds(desc, total);
-	if (cpu != U32_MAX) {
-		sum = kst_rec_put_one(rec, total, cpu, first, end);
-	} else {
-		sum = kst_rec_read_all(desc, first, end, rec);
-		/* verified: the one CPU read has the total read before */
-		if ((rec[0] & KSTAT_CPUS_VALUE) == 1 && rec[2] == total)
-			cpu = first + rec[1];
-	}
+	sum = kst_rec_read_total(desc, total, first, end, rec, &cpu);
 	kst_rec_cache_set(irq, cpu != U32_MAX ? desc : NULL, total, cpu);
 	return sum;
 }

@@ -26,7 +26,7 @@ source tests/lib.sh
 
 require_cpus 2
 cpus=$(getconf _NPROCESSORS_ONLN)
-possible=$(($(cut -d- -f2 /sys/devices/system/cpu/possible) + 1))
+possible=$(possible_cpus)
 n=64
 
 irqsim_load irqs=$n

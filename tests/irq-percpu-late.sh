@@ -23,7 +23,7 @@ source tests/lib.sh
 require_cmd jq
 require_cpus 2
 cpus=$(getconf _NPROCESSORS_ONLN)
-possible=$(($(cut -d- -f2 /sys/devices/system/cpu/possible) + 1))
+possible=$(possible_cpus)
 
 assert_exit 0 tests/tools/irqdump 1
 before=$(tests/tools/irqdump nr)

@@ -20,7 +20,7 @@
 source tests/lib.sh
 
 require_cmd jq
-possible=$(($(cut -d- -f2 /sys/devices/system/cpu/possible) + 1))
+possible=$(possible_cpus)
 ((possible > 3975)) ||
 	t_skip "needs more than 3975 possible CPUs, the guest has $possible (KSTAT_APPEND=possible_cpus=4096 SMP=8)"
 cpus=$(getconf _NPROCESSORS_ONLN)

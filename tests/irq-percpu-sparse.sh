@@ -32,7 +32,7 @@ t_cleanup irqsim_unload
 t_cleanup "$KSTAT" config set interval 1000 keyframe 10 batch 1 percpu off
 
 cpus=$(getconf _NPROCESSORS_ONLN)
-possible=$(($(cut -d- -f2 /sys/devices/system/cpu/possible) + 1))
+possible=$(possible_cpus)
 t_log "$cpus online CPUs, $possible possible"
 
 # Index i fires (i % 7) + 1 times on CPU i % cpus; every 4th stays at 0.

@@ -294,6 +294,12 @@ require_py_package() {
 	[[ -d /usr/lib/python3/dist-packages/$1 ]] || t_skip "$2 is not installed"
 }
 
+# possible_cpus: how many CPU ids the kernel may use (nr_cpu_ids: the last
+# possible CPU plus one), the length of every per-CPU array kstat sends.
+possible_cpus() {
+	echo $(($(cut -d- -f2 /sys/devices/system/cpu/possible) + 1))
+}
+
 # require_cpus N: skip unless at least N CPUs are online.
 require_cpus() {
 	local n

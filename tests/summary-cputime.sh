@@ -13,7 +13,7 @@ require_cmd jq
 t_cleanup "$KSTAT" config set interval 1000 batch 1 keyframe 10 sections all
 
 online=$(nproc)
-possible=$(($(cut -d- -f2 /sys/devices/system/cpu/possible) + 1))
+possible=$(possible_cpus)
 ((online == possible)) || t_skip "$online of $possible CPUs online: the total is not the rows' sum"
 
 "$KSTAT" config set interval 10 batch 64 keyframe 4 sections cpu

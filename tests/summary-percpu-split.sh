@@ -17,7 +17,7 @@ source tests/lib.sh
 require_cmd jq
 require_cpus 3
 cpus=$(getconf _NPROCESSORS_ONLN)
-possible=$(($(cut -d- -f2 /sys/devices/system/cpu/possible) + 1))
+possible=$(possible_cpus)
 n=8
 irqsim_load irqs=$n
 t_cleanup irqsim_unload
