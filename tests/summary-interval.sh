@@ -1,10 +1,11 @@
 #!/bin/bash
 # Proves: with interval 200 ms, a subscriber gets 12 samples in a row
 # with consecutive seq numbers and, after the snapshot SUBSCRIBE answers
-# with, timestamps 100 to 400 ms apart, 200 ms +- 15 % on average (none is missing or extra: kst_grid_next() moves
-# a tick by at most a quarter interval, and the host may make one late by
-# up to an interval before it would pass for a skipped one.  The old
-# bound, 300 ms a gap, left too little: with a second guest beside it a
+# with, timestamps 100 to 400 ms apart, 200 ms +- 15 % on average (none
+# is missing or extra: kst_grid_next() moves a tick by at most a quarter
+# interval, and the host may make one late by up to an interval before
+# it would pass for a skipped one.  The old bound, 300 ms a gap, left
+# too little: with a second guest beside it a
 # 6.12 guest showed a first gap of 281 ms, the grid's pull of 50 and
 # 31 ms late); with batch 5 the samples arrive in groups of 5
 # (same arrival, one message), still with consecutive seq numbers.  The
