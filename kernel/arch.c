@@ -3,9 +3,11 @@
  * kstat architecture counters: the rows of /proc/interrupts below the IRQ
  * descriptors.  On x86 these are per-CPU fields of irq_stat (exported).
  *
- * Rows the kernel does not export to modules are left out rather than
- * guessed: ERR and MIS (irq_err_count, irq_mis_count), MCE and MCP
- * (mce_exception_count, mce_poll_count).  PLT, HYP, HRE and HVS are shown
+ * Rows whose counters the kernel does not export to modules, ERR and MIS
+ * (irq_err_count, irq_mis_count), MCE and MCP (mce_exception_count,
+ * mce_poll_count), are read when kstat is built into the kernel; a
+ * module names them in every IRQ dump instead (kst_arch_unread[], see
+ * compat.h), never guesses them.  PLT, HYP, HRE and HVS are shown
  * by /proc only when their vector is in use, a test modules cannot make
  * (x86_platform_ipi_callback and system_vectors are not exported either),
  * so kstat always reports them; their counters stay zero when unused.
@@ -17,6 +19,10 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <net/netlink.h>
+#ifdef CONFIG_X86
+#include <asm/hw_irq.h>
+#include <asm/mce.h>
+#endif
 
 #include "kst.h"
 #include "compat.h"
@@ -28,6 +34,12 @@
 	.desc = _desc,							\
 	.offset = offsetof(irq_cpustat_t, _field),			\
 	.in_intr_sum = _sum,						\
+}
+#define KST_ARCH_PCPU(_name, _var, _desc) {				\
+	.name = _name, .desc = _desc, .pcpu = &(_var), .in_intr_sum = true, \
+}
+#define KST_ARCH_GLOBAL(_name, _var, _desc, _sum) {			\
+	.name = _name, .desc = _desc, .global = &(_var), .in_intr_sum = _sum, \
 }
 
 /*
@@ -61,6 +73,10 @@ const struct kst_arch_counter kst_arch_counters[] = {
 	KST_ARCH("DFR", irq_deferred_error_count,
 		 "Deferred Error APIC interrupts", false),
 #endif
+#if KST_HAVE_ERROR_ROWS && defined(CONFIG_X86_MCE)
+	KST_ARCH_PCPU("MCE", mce_exception_count, "Machine check exceptions"),
+	KST_ARCH_PCPU("MCP", mce_poll_count, "Machine check polls"),
+#endif
 #ifdef CONFIG_X86_HV_CALLBACK_VECTOR
 	KST_ARCH("HYP", irq_hv_callback_count,
 		 "Hypervisor callback interrupts", KST_HV_IN_INTR_SUM),
@@ -70,6 +86,13 @@ const struct kst_arch_counter kst_arch_counters[] = {
 		 "Hyper-V reenlightenment interrupts", KST_HV_IN_INTR_SUM),
 	KST_ARCH("HVS", hyperv_stimer0_count, "Hyper-V stimer0 interrupts",
 		 KST_HV_IN_INTR_SUM),
+#endif
+#if KST_HAVE_ERROR_ROWS
+	/* no description: /proc/interrupts prints none */
+	KST_ARCH_GLOBAL("ERR", irq_err_count, "", true),
+#ifdef CONFIG_X86_IO_APIC
+	KST_ARCH_GLOBAL("MIS", irq_mis_count, "", false),
+#endif
 #endif
 #if KST_HAVE_KVM_IPIS
 	KST_ARCH("PIN", kvm_posted_intr_ipis,
@@ -87,16 +110,34 @@ const struct kst_arch_counter kst_arch_counters[] = {
 
 const unsigned int kst_nr_arch_counters = ARRAY_SIZE(kst_arch_counters);
 
+const char *const kst_arch_unread[] = {
+#if !KST_HAVE_ERROR_ROWS
+#ifdef CONFIG_X86_MCE
+	"MCE", "MCP",
+#endif
+	"ERR",
+#ifdef CONFIG_X86_IO_APIC
+	"MIS",
+#endif
+#endif
+	NULL
+};
+
 u32 kst_arch_read(const struct kst_arch_counter *c, unsigned int cpu)
 {
 	const char *base = (const char *)per_cpu_ptr(&irq_stat, cpu);
 
+	if (c->global)
+		return cpu ? 0 : atomic_read(c->global);
+	if (c->pcpu)
+		return READ_ONCE(*per_cpu_ptr(c->pcpu, cpu));
 	return READ_ONCE(*(const unsigned int *)(base + c->offset));
 }
 #else
 /* Other architectures: no arch rows yet; the "intr" total is IRQs only. */
 const struct kst_arch_counter kst_arch_counters[] = {};
 const unsigned int kst_nr_arch_counters;
+const char *const kst_arch_unread[] = { NULL };
 
 u32 kst_arch_read(const struct kst_arch_counter *c, unsigned int cpu)
 {
@@ -150,7 +191,8 @@ int kst_arch_fill(struct sk_buff *skb, int type,
 	    nla_put_u64_64bit(skb, KSTAT_A_ARCH_COUNT, count,
 			      KSTAT_A_ARCH_PAD))
 		goto cancel;
-	if ((sel->flags & KSTAT_F_PERCPU) &&
+	/* one count for all CPUs has no per-CPU counts to give */
+	if ((sel->flags & KSTAT_F_PERCPU) && !c->global &&
 	    kst_percpu_fill(skb, KSTAT_A_ARCH_PERCPU, sel,
 			    kst_arch_percpu_read, c))
 		goto cancel;
@@ -185,15 +227,15 @@ static void kst_arch_state_free(void *state, bool committed)
 	kfree(s);
 }
 
-static void *kst_arch_state_alloc(void)
+static void *kst_arch_state_alloc(gfp_t gfp)
 {
 	unsigned int n = max(kst_nr_arch_counters, 1U);
-	struct kst_arch_state *s = kzalloc(sizeof(*s), GFP_KERNEL);
+	struct kst_arch_state *s = kzalloc(sizeof(*s), gfp);
 
 	if (!s)
 		return NULL;
-	s->raw = kvcalloc(n * nr_cpu_ids, sizeof(u32), GFP_KERNEL);
-	s->ext = kcalloc(n, sizeof(u64), GFP_KERNEL);
+	s->raw = kvcalloc(n * nr_cpu_ids, sizeof(u32), gfp);
+	s->ext = kcalloc(n, sizeof(u64), gfp);
 	if (!s->raw || !s->ext) {
 		kst_arch_state_free(s, false);
 		return NULL;

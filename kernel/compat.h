@@ -87,4 +87,19 @@ static inline unsigned int kst_desc_cpu_count(struct irq_desc *desc,
  */
 #define KST_HAVE_POSTED_MSI	IS_ENABLED(CONFIG_X86_POSTED_MSI)
 
+/*
+ * x86's machine-check and error rows of /proc/interrupts: MCE and MCP
+ * (per-CPU mce_exception_count, mce_poll_count), ERR and MIS (the
+ * atomics irq_err_count, irq_mis_count).  arch_irq_stat_cpu() and
+ * arch_irq_stat() add MCE, MCP and ERR to /proc/stat's "intr", but no
+ * kernel exports them to modules: kstat reads them when it is built into
+ * the kernel (Kconfig.snippet, CONFIG_KSTAT=y), and a module names them
+ * in every IRQ dump instead (KSTAT_A_ARCH_UNREAD).
+ */
+#if defined(CONFIG_X86) && !defined(MODULE)
+#define KST_HAVE_ERROR_ROWS	1
+#else
+#define KST_HAVE_ERROR_ROWS	0
+#endif
+
 #endif /* _KSTAT_COMPAT_H */

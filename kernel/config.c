@@ -119,7 +119,7 @@ int kst_limits_parse(struct nlattr **tb, struct kst_limits *lim,
 	if (a && (nla_get_u32(a) < KSTAT_INTERVAL_MIN_MS ||
 		  nla_get_u32(a) > KSTAT_INTERVAL_MAX_MS)) {
 		NL_SET_ERR_MSG_ATTR(extack, a,
-				    "min-interval-ms out of 10..3600000 ms");
+				    "min-interval-ms out of 10..60000 ms");
 		return -EINVAL;
 	}
 	for (i = 0; i < ARRAY_SIZE(f); i++)
@@ -154,35 +154,16 @@ int kst_limits_fill(struct sk_buff *skb, const struct kst_limits *lim)
 	return 0;
 }
 
-/*
- * An extack keeps a pointer to its message, not a copy, and 6.1 has no
- * formatted extack: so each limit's message, with its value, is written
- * here when the limits change, and lives as long as the module.
- */
-#define KST_LIMITS_MSG_LEN	96
-static char kst_limits_msgs[KSTAT_A_LIMITS_MAX + 1][KST_LIMITS_MSG_LEN];
-
-void kst_limits_set_msgs(const struct kst_limits *lim)
-{
-	snprintf(kst_limits_msgs[KSTAT_A_LIMITS_MIN_INTERVAL_MS],
-		 KST_LIMITS_MSG_LEN,
-		 "interval below the %u ms floor for unprivileged readers (limits min-interval-ms)",
-		 lim->min_interval_ms);
-	snprintf(kst_limits_msgs[KSTAT_A_LIMITS_MAX_STREAMS],
-		 KST_LIMITS_MSG_LEN,
-		 "all %u streams are in use (limits max-streams)",
-		 lim->max_streams);
-	snprintf(kst_limits_msgs[KSTAT_A_LIMITS_MAX_MEMBERS_USER],
-		 KST_LIMITS_MSG_LEN,
-		 "this user has %u stream members already (limits max-members-user)",
-		 lim->max_members_user);
-	snprintf(kst_limits_msgs[KSTAT_A_LIMITS_MAX_MEMBERS_NET],
-		 KST_LIMITS_MSG_LEN,
-		 "this netns has %u stream members already (limits max-members-net)",
-		 lim->max_members_net);
-}
-
 const char *kst_limits_msg(int type)
 {
-	return kst_limits_msgs[type];
+	switch (type) {
+	case KSTAT_A_LIMITS_MIN_INTERVAL_MS:
+		return "interval below the floor for unprivileged readers (limits min-interval-ms)";
+	case KSTAT_A_LIMITS_MAX_STREAMS:
+		return "this user has as many streams as it may (limits max-streams)";
+	case KSTAT_A_LIMITS_MAX_MEMBERS_USER:
+		return "this user has as many stream members as it may (limits max-members-user)";
+	default:
+		return "this netns has as many stream members as it may (limits max-members-net)";
+	}
 }

@@ -138,14 +138,14 @@ static void kst_cpu_state_free(void *state, bool committed)
 	kfree(s);
 }
 
-static void *kst_cpu_state_alloc(void)
+static void *kst_cpu_state_alloc(gfp_t gfp)
 {
-	struct kst_cpu_state *s = kzalloc(sizeof(*s), GFP_KERNEL);
+	struct kst_cpu_state *s = kzalloc(sizeof(*s), gfp);
 
 	if (!s)
 		return NULL;
-	s->online = bitmap_zalloc(nr_cpu_ids, GFP_KERNEL);
-	s->cpu = kvcalloc(nr_cpu_ids + 1, sizeof(*s->cpu), GFP_KERNEL);
+	s->online = bitmap_zalloc(nr_cpu_ids, gfp);
+	s->cpu = kvcalloc(nr_cpu_ids + 1, sizeof(*s->cpu), gfp);
 	if (!s->online || !s->cpu) {
 		kst_cpu_state_free(s, false);
 		return NULL;
@@ -192,7 +192,7 @@ struct kst_cpu_req {
 
 static int kst_cpu_req_read_all(struct kst_cpu_req *r)
 {
-	r->all = kst_cpu_state_alloc();
+	r->all = kst_cpu_state_alloc(GFP_KERNEL_ACCOUNT);	/* the reader's */
 	if (!r->all)
 		return -ENOMEM;
 	kst_cpu_state_read(r->all);
@@ -329,14 +329,14 @@ static void kst_cpu_state_diff(struct kst_cpu_state *c,
 }
 
 /* A summary frame's state: a reading, and the ids its samples send. */
-static void *kst_cpu_frame_alloc(void)
+static void *kst_cpu_frame_alloc(gfp_t gfp)
 {
-	struct kst_cpu_state *s = kst_cpu_state_alloc();
+	struct kst_cpu_state *s = kst_cpu_state_alloc(gfp);
 
 	if (!s)
 		return NULL;
-	s->online_ids = kvcalloc(nr_cpu_ids, sizeof(u32), GFP_KERNEL);
-	s->changed_ids = kvcalloc(nr_cpu_ids, sizeof(u32), GFP_KERNEL);
+	s->online_ids = kvcalloc(nr_cpu_ids, sizeof(u32), gfp);
+	s->changed_ids = kvcalloc(nr_cpu_ids, sizeof(u32), gfp);
 	if (!s->online_ids || !s->changed_ids) {
 		kst_cpu_state_free(s, false);
 		return NULL;

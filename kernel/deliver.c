@@ -41,6 +41,7 @@ struct kst_net {
 	struct net *net;
 	bool listed;
 	unsigned int admitting;		/* SUBSCRIBEs in flight from here */
+	unsigned int members;		/* of own streams (stream.c) */
 };
 
 static LIST_HEAD(kst_nets);
@@ -58,7 +59,8 @@ static struct kst_net *kst_net(struct net *net)
 /* Does @kn hold one of the KSTAT_NETNS_MAX slots?  init_net never does. */
 static bool kst_net_counted(const struct kst_net *kn)
 {
-	return (kn->listed || kn->admitting) && !net_eq(kn->net, &init_net);
+	return (kn->listed || kn->admitting || kn->members) &&
+	       !net_eq(kn->net, &init_net);
 }
 
 /* Under kst_nets_lock: list or unlist @kn, @admitting more or fewer. */
@@ -75,6 +77,22 @@ static void kst_net_set(struct kst_net *kn, bool listed, int admitting)
 	}
 	kn->admitting += admitting;
 	kst_nr_nets += kst_net_counted(kn) - counted;
+}
+
+/*
+ * Under kst_nets_lock: 0 when @kn holds a slot or may take one, else
+ * -EUSERS, with the bound in @extack.
+ */
+static int kst_net_room(const struct kst_net *kn,
+			struct netlink_ext_ack *extack)
+{
+	if (kst_net_counted(kn) || net_eq(kn->net, &init_net) ||
+	    kst_nr_nets < KSTAT_NETNS_MAX)
+		return 0;
+	NL_SET_ERR_MSG(extack,
+		       "summaries go to at most " __stringify(KSTAT_NETNS_MAX)
+		       " network namespaces besides the initial one");
+	return -EUSERS;
 }
 
 static int __net_init kst_net_init(struct net *net)
@@ -110,22 +128,53 @@ static struct pernet_operations kst_net_ops = {
 int kst_deliver_net_admit(struct net *net, struct netlink_ext_ack *extack)
 {
 	struct kst_net *kn = kst_net(net);
-	int ret = 1;
+	int ret;
 
 	if (READ_ONCE(kn->listed))
 		return 0;
 	mutex_lock(&kst_nets_lock);
-	if (!kst_net_counted(kn) && !net_eq(net, &init_net) &&
-	    kst_nr_nets >= KSTAT_NETNS_MAX) {
-		NL_SET_ERR_MSG(extack,
-			       "summaries go to at most " __stringify(KSTAT_NETNS_MAX)
-			       " network namespaces besides the initial one");
-		ret = -EUSERS;
-	} else {
+	ret = kst_net_room(kn, extack) ?: 1;
+	if (ret > 0)
 		kst_net_set(kn, kn->listed, 1);
+	mutex_unlock(&kst_nets_lock);
+	return ret;
+}
+
+/*
+ * A member of an own stream in @net, from the socket's SUBSCRIBE: it
+ * holds a slot as a listed namespace does, so that an unprivileged
+ * user's namespaces are bounded whichever stream they read.  -EUSERS
+ * when @net would take a new slot and none is left.
+ */
+int kst_deliver_net_hold(struct net *net, struct netlink_ext_ack *extack)
+{
+	struct kst_net *kn = kst_net(net);
+	int ret = 0;
+
+	bool counted;
+
+	mutex_lock(&kst_nets_lock);
+	ret = kst_net_room(kn, extack);
+	if (!ret) {
+		counted = kst_net_counted(kn);
+		kn->members++;
+		kst_nr_nets += kst_net_counted(kn) - counted;
 	}
 	mutex_unlock(&kst_nets_lock);
 	return ret;
+}
+
+/* That member is gone (its reference to @net is still held). */
+void kst_deliver_net_unhold(struct net *net)
+{
+	struct kst_net *kn = kst_net(net);
+	bool counted;
+
+	mutex_lock(&kst_nets_lock);
+	counted = kst_net_counted(kn);
+	kn->members--;
+	kst_nr_nets -= counted && !kst_net_counted(kn);
+	mutex_unlock(&kst_nets_lock);
 }
 
 /* A SUBSCRIBE that took a slot was answered; its net keeps it if listed. */
@@ -152,8 +201,7 @@ void kst_deliver_net_subscribe(struct net *net)
 	if (READ_ONCE(kn->listed))
 		return;
 	mutex_lock(&kst_nets_lock);
-	if (kst_net_counted(kn) || net_eq(net, &init_net) ||
-	    kst_nr_nets < KSTAT_NETNS_MAX)
+	if (!kst_net_room(kn, NULL))
 		kst_net_set(kn, true, 0);
 	mutex_unlock(&kst_nets_lock);
 }

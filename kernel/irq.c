@@ -16,9 +16,12 @@
 #include <linux/jhash.h>
 #include <linux/kernel_stat.h>
 #include <linux/kobject.h>
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/rcupdate.h>
+#include <linux/sched/mm.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <net/netlink.h>
@@ -26,12 +29,19 @@
 #include "kst.h"
 #include "compat.h"
 
-/* Caller holds rcu_read_lock(). */
+/*
+ * Caller holds rcu_read_lock().  A descriptor /proc/interrupts hides
+ * (IRQ_HIDDEN: an IPI's muxed vector, say) is not seen here either; its
+ * interrupts stay in the "intr" total, as in /proc/stat.
+ */
 static struct irq_desc *kst_irq_to_desc(unsigned int irq)
 {
 	struct irq_data *data = irq_get_irq_data(irq);
+	struct irq_desc *desc = data ? irq_data_to_desc(data) : NULL;
 
-	return data ? irq_data_to_desc(data) : NULL;
+	if (desc && (READ_ONCE(desc->status_use_accessors) & IRQ_HIDDEN))
+		return NULL;
+	return desc;
 }
 
 /*
@@ -176,16 +186,35 @@ static void kst_copy_actions(struct irq_desc *desc,
 	snap->actions_len = p - snap->actions;
 }
 
+/*
+ * Under desc->lock: the chip's column of /proc/interrupts, with the same
+ * fallbacks, and in the chip's own words where it prints them itself
+ * (irq_print_chip(), into a seq_file over @buf), spaces trimmed.
+ */
+static void kst_desc_chip(struct irq_desc *desc, char *buf, size_t len)
+{
+	struct irq_chip *chip = desc->irq_data.chip;
+	struct seq_file m = { .buf = buf, .size = len - 1 };
+	char *p;
+
+	if (!chip || !chip->irq_print_chip) {
+		strscpy(buf, !chip ? "None" : chip->name ?: "-", len);
+		return;
+	}
+	chip->irq_print_chip(&desc->irq_data, &m);
+	buf[min(m.count, len - 1)] = '\0';
+	p = strim(buf);
+	memmove(buf, p, strlen(p) + 1);
+	if (!buf[0])
+		strscpy(buf, "-", len);
+}
+
 static void kst_desc_meta(struct irq_desc *desc, struct kst_irq_snap *snap)
 {
-	struct irq_chip *chip;
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&desc->lock, flags);
-	chip = desc->irq_data.chip;
-	/* Same fallbacks as /proc/interrupts. */
-	strscpy(snap->chip, !chip ? "None" : chip->name ? chip->name : "-",
-		sizeof(snap->chip));
+	kst_desc_chip(desc, snap->chip, sizeof(snap->chip));
 	snap->has_hwirq = desc->irq_data.domain;
 	snap->hwirq = desc->irq_data.hwirq;
 	snap->level = irqd_is_level_type(&desc->irq_data);
@@ -224,12 +253,12 @@ int kst_irq_snapshot(unsigned int irq, const struct kst_sel *sel,
 	return desc ? 0 : -ENOENT;
 }
 
-struct kst_irq_snap *kst_irq_snap_alloc(const struct kst_sel *sel)
+struct kst_irq_snap *kst_irq_snap_alloc(const struct kst_sel *sel, gfp_t gfp)
 {
 	struct kst_irq_snap *snap;
 
 	snap = kvzalloc(sizeof(*snap) + kst_sel_nr_cpus(sel) * sizeof(u32),
-			GFP_KERNEL);
+			gfp);
 	if (snap)
 		snap->percpu = (u32 *)(snap + 1);
 	return snap;
@@ -484,18 +513,19 @@ static void kst_chunk_free(struct kst_irqs_chunk *c)
 }
 
 /* A chunk, with room for records of @nr_cpus CPUs (0: totals only). */
-static struct kst_irqs_chunk *kst_chunk_alloc(unsigned int nr_cpus)
+static struct kst_irqs_chunk *kst_chunk_alloc(unsigned int nr_cpus,
+					       gfp_t gfp)
 {
 	struct kst_irqs_chunk *c;
 
-	c = kvzalloc(sizeof(*c), GFP_KERNEL);
+	c = kvzalloc(sizeof(*c), gfp);
 	if (!c || !nr_cpus)
 		return c;
 	c->nr_cpus = nr_cpus;
 	c->max_nr = KST_CHUNK;
 	c->max_words = KST_CHUNK_WORDS;
 	c->recs = kvmalloc_array(KST_CHUNK_WORDS + kst_rec_max_words(nr_cpus),
-				 sizeof(u32), GFP_KERNEL);
+				 sizeof(u32), gfp);
 	if (!c->recs) {
 		kst_chunk_free(c);
 		return NULL;
@@ -631,7 +661,7 @@ static int kst_irq_get_prepare(void *data, struct nlattr **tb,
 		return -EINVAL;
 	}
 	r->sel = *sel;
-	r->snap = kst_irq_snap_alloc(sel);
+	r->snap = kst_irq_snap_alloc(sel, GFP_KERNEL_ACCOUNT);
 	if (!r->snap)
 		return -ENOMEM;
 	if (kst_irq_snapshot(nla_get_u32(tb[KSTAT_A_SEL_IRQ]), sel, r->snap)) {
@@ -695,13 +725,13 @@ static int kst_irq_dump_prepare(void *data, struct nlattr **tb,
 		return -EINVAL;
 	}
 	r->sel = *sel;
-	r->snap = kst_irq_snap_alloc(sel);
+	r->snap = kst_irq_snap_alloc(sel, GFP_KERNEL_ACCOUNT);
 	if (!r->snap)
 		return -ENOMEM;
 	if (sel->flags & KSTAT_F_META)
 		return 0;
 	r->chunk = kst_chunk_alloc(sel->flags & KSTAT_F_PERCPU ?
-				   kst_sel_nr_cpus(sel) : 0);
+				   kst_sel_nr_cpus(sel) : 0, GFP_KERNEL_ACCOUNT);
 	if (!r->chunk)
 		return -ENOMEM;
 	if (sel->flags & KSTAT_F_PERCPU)
@@ -895,6 +925,17 @@ static bool kst_irq_dump_consistent(const struct kst_irq_req *r)
 						     r->first, r->last);
 }
 
+/* The rows of /proc/interrupts this build cannot read, by name. */
+static int kst_arch_unread_fill(struct sk_buff *skb)
+{
+	const char *const *name;
+
+	for (name = kst_arch_unread; *name; name++)
+		if (nla_put_string(skb, KSTAT_A_ARCH_UNREAD, *name))
+			return -EMSGSIZE;
+	return 0;
+}
+
 /*
  * The trailer, in a message of its own so that it can be flagged.  The
  * verdict is taken once and the flag set on the message itself: a
@@ -922,7 +963,7 @@ static int kst_irq_dump_trailer(struct kst_dump *d, struct kst_irq_req *r)
 	if (nla_put_u64_64bit(d->skb, KSTAT_A_INTR_SUM, kst_intr_sum(),
 			      KSTAT_A_PAD) ||
 	    nla_put_u32(d->skb, KSTAT_A_NR_IRQS, nr_irqs) ||
-	    kst_online_fill(d->skb)) {
+	    kst_online_fill(d->skb) || kst_arch_unread_fill(d->skb)) {
 		nlmsg_trim(d->skb, mark);
 		return -EMSGSIZE;
 	}
@@ -993,11 +1034,16 @@ static size_t kst_arch_max_size(const struct kst_sel *sel)
 	return size;
 }
 
-/* The trailer: the intr sum, nr_irqs and the online CPUs. */
+/* The trailer: the intr sum, nr_irqs, the online CPUs, rows unread. */
 static size_t kst_irq_trailer_size(void)
 {
-	return nla_total_size_64bit(sizeof(u64)) +
-	       nla_total_size(sizeof(u32)) + kst_online_size();
+	size_t size = nla_total_size_64bit(sizeof(u64)) +
+		      nla_total_size(sizeof(u32)) + kst_online_size();
+	const char *const *name;
+
+	for (name = kst_arch_unread; *name; name++)
+		size += nla_total_size(strlen(*name) + 1);
+	return size;
 }
 
 /*
@@ -1093,18 +1139,19 @@ static void kst_irq_state_free(void *state, bool committed)
 }
 
 /* Cover IRQ numbers below @nr, keeping what the first s->nr hold. */
-static int kst_irq_state_resize(struct kst_irq_state *s, unsigned int nr)
+static int kst_irq_state_resize(struct kst_irq_state *s, unsigned int nr,
+				gfp_t gfp)
 {
 	struct kst_irq_state n = { };
 
 	if (nr <= s->nr)
 		return 0;
-	n.desc = kvcalloc(nr, sizeof(*n.desc), GFP_KERNEL);
-	n.raw = kvcalloc(nr, sizeof(u32), GFP_KERNEL);
-	n.ext = kvcalloc(nr, sizeof(u64), GFP_KERNEL);
-	n.rec_at = kvcalloc(nr, sizeof(u32), GFP_KERNEL);
-	n.changed = bitmap_zalloc(nr, GFP_KERNEL);
-	n.renewed = bitmap_zalloc(nr, GFP_KERNEL);
+	n.desc = kvcalloc(nr, sizeof(*n.desc), gfp);
+	n.raw = kvcalloc(nr, sizeof(u32), gfp);
+	n.ext = kvcalloc(nr, sizeof(u64), gfp);
+	n.rec_at = kvcalloc(nr, sizeof(u32), gfp);
+	n.changed = bitmap_zalloc(nr, gfp);
+	n.renewed = bitmap_zalloc(nr, gfp);
 	if (!n.desc || !n.raw || !n.ext || !n.rec_at || !n.changed ||
 	    !n.renewed) {
 		kst_irq_state_free_arrays(&n);
@@ -1131,7 +1178,7 @@ static int kst_irq_state_resize(struct kst_irq_state *s, unsigned int nr)
  * Room for one more record however many CPUs it lists.  Grown outside
  * RCU, by doubling: most records are one word, so it stays small.
  */
-static int kst_irq_recs_reserve(struct kst_irq_state *s)
+static int kst_irq_recs_reserve(struct kst_irq_state *s, gfp_t gfp)
 {
 	size_t need = s->nr_words + kst_rec_max_words(nr_cpu_ids);
 	size_t cap = max_t(size_t, 2 * s->cap_words, need);
@@ -1139,7 +1186,7 @@ static int kst_irq_recs_reserve(struct kst_irq_state *s)
 
 	if (need <= s->cap_words)
 		return 0;
-	recs = kvmalloc_array(cap, sizeof(u32), GFP_KERNEL);
+	recs = kvmalloc_array(cap, sizeof(u32), gfp);
 	if (!recs)
 		return -ENOMEM;
 	if (s->nr_words)
@@ -1150,19 +1197,19 @@ static int kst_irq_recs_reserve(struct kst_irq_state *s)
 	return 0;
 }
 
-static void *kst_irq_state_alloc(void)
+static void *kst_irq_state_alloc(gfp_t gfp)
 {
 	const struct kst_sel all = kst_sel_all_cpus(KSTAT_F_PERCPU);
-	struct kst_irq_state *s = kzalloc(sizeof(*s), GFP_KERNEL);
+	struct kst_irq_state *s = kzalloc(sizeof(*s), gfp);
 
 	if (!s)
 		return NULL;
-	s->snap = kst_irq_snap_alloc(&all);
-	s->chunk = kst_chunk_alloc(nr_cpu_ids);
+	s->snap = kst_irq_snap_alloc(&all, gfp);
+	s->chunk = kst_chunk_alloc(nr_cpu_ids, gfp);
 	s->pairs = kvmalloc_array(kst_rec_max_words(nr_cpu_ids), sizeof(u32),
-				  GFP_KERNEL);
+				  gfp);
 	if (!s->snap || !s->chunk || !s->pairs ||
-	    kst_irq_state_resize(s, nr_irqs)) {
+	    kst_irq_state_resize(s, nr_irqs, gfp)) {
 		kst_irq_state_free(s, false);
 		return NULL;
 	}
@@ -1252,15 +1299,20 @@ static int kst_irq_collect_begin(struct kst_target *t, unsigned int n,
 				 unsigned int nr, bool raw_percpu)
 {
 	struct kst_irq_state *c, *l;
+	struct mem_cgroup *old;
 	unsigned int k;
+	int err;
 
 	for (k = 0; k < n; k++) {
 		c = t[k].cur;
 		l = t[k].last;
 		/* nr_irqs only grows; both states cover the same numbers */
-		if (kst_irq_state_resize(c, nr) ||
-		    (l && kst_irq_state_resize(l, nr)))
-			return -ENOMEM;
+		old = set_active_memcg(t[k].memcg);
+		err = kst_irq_state_resize(c, nr, t[k].gfp) ?:
+		      (l ? kst_irq_state_resize(l, nr, t[k].gfp) : 0);
+		set_active_memcg(old);
+		if (err)
+			return err;
 		bitmap_zero(c->changed, c->nr);
 		bitmap_zero(c->renewed, c->nr);
 		c->percpu = t[k].cfg->percpu;
@@ -1287,15 +1339,20 @@ static bool kst_irq_recs_room(struct kst_target *t, unsigned int n)
 
 static int kst_irq_recs_reserve_all(struct kst_target *t, unsigned int n)
 {
+	struct mem_cgroup *old;
 	struct kst_irq_state *c;
 	unsigned int k;
+	int err = 0;
 
-	for (k = 0; k < n; k++) {
+	for (k = 0; !err && k < n; k++) {
 		c = t[k].cur;
-		if (c->percpu && kst_irq_recs_reserve(c))
-			return -ENOMEM;
+		if (!c->percpu)
+			continue;
+		old = set_active_memcg(t[k].memcg);
+		err = kst_irq_recs_reserve(c, t[k].gfp);
+		set_active_memcg(old);
 	}
-	return 0;
+	return err;
 }
 
 static void kst_irq_collect_fail(struct kst_target *t, unsigned int n)

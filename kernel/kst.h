@@ -100,16 +100,19 @@ size_t kst_config_size(void);
 int kst_config_fill(struct sk_buff *skb, int type,
 		    const struct kst_config *cfg);
 
-/* What unprivileged readers may ask of streams of their own. */
+/*
+ * What unprivileged readers may ask of streams of their own.  Every
+ * count is per user: one uid cannot lock the others out.
+ */
 struct kst_limits {
 	u32 min_interval_ms;
-	u32 max_streams;
+	u32 max_streams;		/* streams a uid made, alive */
 	u32 max_members_user;
 	u32 max_members_net;
 };
 
 #define KST_LIMITS_MIN_INTERVAL_MS	250
-#define KST_LIMITS_MAX_STREAMS		16
+#define KST_LIMITS_MAX_STREAMS		4
 #define KST_LIMITS_MAX_MEMBERS_USER	64
 #define KST_LIMITS_MAX_MEMBERS_NET	256
 
@@ -117,12 +120,13 @@ int kst_limits_parse(struct nlattr **tb, struct kst_limits *lim,
 		     struct netlink_ext_ack *extack);
 size_t kst_limits_size(void);
 int kst_limits_fill(struct sk_buff *skb, const struct kst_limits *lim);
-void kst_limits_set_msgs(const struct kst_limits *lim);
 const char *kst_limits_msg(int type);
 
 /*
- * NL_SET_ERR_MSG() takes a literal; a limit's message is not one (it
- * says the value).  The string must outlive the request: see config.c.
+ * A refusal by limit @type (KSTAT_A_LIMITS_*).  An extack keeps a
+ * pointer to its message until the ACK is built, after the handler
+ * returns, so the message is a literal: it names the limit, whose value
+ * CONFIG_GET shows (6.1 has no formatted extack).
  */
 static inline void kst_limits_err(struct netlink_ext_ack *extack, int type)
 {
@@ -233,10 +237,15 @@ struct kst_get_ops {
  * nothing else about it.  docs/adding-a-section.md says how to add one.
  */
 /* One stream's state in a shared collection (kst_section.collect). */
+struct mem_cgroup;
+
 struct kst_target {
 	void *cur;
 	void *last;			/* NULL before the first commit */
 	const struct kst_config *cfg;	/* the stream's */
+	/* what growing its state allocates: set_active_memcg(), gfp */
+	struct mem_cgroup *memcg;
+	gfp_t gfp;
 	bool renewed;			/* out: a new generation */
 };
 
@@ -245,7 +254,7 @@ struct kst_section {
 	u8 get_cmd;			/* KSTAT_CMD_*_GET, 0 if none */
 	struct kst_get_ops get;
 	u32 sections;			/* the KSTAT_SECTION_* that sends it */
-	void *(*state_alloc)(void);
+	void *(*state_alloc)(gfp_t gfp);
 	/* @committed: the state is a committed frame's, holding its pins */
 	void (*state_free)(void *state, bool committed);
 	/*
@@ -316,7 +325,7 @@ struct kst_irq_snap {
 	unsigned int actions_len;		/* bytes used in actions[] */
 };
 
-struct kst_irq_snap *kst_irq_snap_alloc(const struct kst_sel *sel);
+struct kst_irq_snap *kst_irq_snap_alloc(const struct kst_sel *sel, gfp_t gfp);
 int kst_irq_snapshot(unsigned int irq, const struct kst_sel *sel,
 		     struct kst_irq_snap *snap);
 u32 kst_irq_fingerprint_mix(u32 hash, unsigned int irq, unsigned long id);
@@ -384,15 +393,24 @@ static inline u32 kst_softirq_cpu(unsigned int vec, unsigned int cpu)
 
 /* ---- arch.c: architecture counter rows of /proc/interrupts ------------ */
 
+/*
+ * One row, read from one of: a u32 field of x86's irq_stat, a per-CPU
+ * counter of its own, or one atomic for all CPUs (no per-CPU counts:
+ * read as if on CPU 0).
+ */
 struct kst_arch_counter {
 	const char *name;
 	const char *desc;
-	size_t offset;		/* of the u32 counter in the per-CPU struct */
+	size_t offset;		/* of the u32 counter in irq_stat */
+	const unsigned int __percpu *pcpu;
+	const atomic_t *global;
 	bool in_intr_sum;	/* counted in /proc/stat's "intr" total */
 };
 
 extern const struct kst_arch_counter kst_arch_counters[];
 extern const unsigned int kst_nr_arch_counters;
+/* The rows this build cannot read (KSTAT_A_ARCH_UNREAD), NULL-ended. */
+extern const char *const kst_arch_unread[];
 
 u32 kst_arch_read(const struct kst_arch_counter *c, unsigned int cpu);
 u64 kst_arch_total(const struct kst_arch_counter *c);
@@ -442,6 +460,8 @@ struct sk_buff *kst_deliver_msg_new(size_t size, u32 portid, u32 seq,
 				    void **hdr);
 int kst_deliver_net_admit(struct net *net, struct netlink_ext_ack *extack);
 void kst_deliver_net_release(struct net *net);
+int kst_deliver_net_hold(struct net *net, struct netlink_ext_ack *extack);
+void kst_deliver_net_unhold(struct net *net);
 void kst_deliver_net_subscribe(struct net *net);
 void kst_deliver_nets_clear(void);
 int kst_deliver_multicast(struct sk_buff *skb);

@@ -258,7 +258,8 @@ static int kst_parse_sel(const struct kst_get_ops *ops, struct nlattr **tb,
 /* A GET's data, allocated for its ops, released through them. */
 static void *kst_get_data_new(const struct kst_get_ops *ops)
 {
-	return kzalloc(ops->data_size, GFP_KERNEL);
+	/* a request's: charged to the requester's memory cgroup */
+	return kzalloc(ops->data_size, GFP_KERNEL_ACCOUNT);
 }
 
 static void kst_get_data_free(const struct kst_get_ops *ops, void *data)

@@ -145,13 +145,13 @@ static void kst_softirq_state_free(void *state, bool committed)
 	kfree(s);
 }
 
-static void *kst_softirq_state_alloc(void)
+static void *kst_softirq_state_alloc(gfp_t gfp)
 {
-	struct kst_softirq_state *s = kzalloc(sizeof(*s), GFP_KERNEL);
+	struct kst_softirq_state *s = kzalloc(sizeof(*s), gfp);
 
 	if (!s)
 		return NULL;
-	s->raw = kvcalloc(NR_SOFTIRQS * nr_cpu_ids, sizeof(u32), GFP_KERNEL);
+	s->raw = kvcalloc(NR_SOFTIRQS * nr_cpu_ids, sizeof(u32), gfp);
 	if (!s->raw) {
 		kst_softirq_state_free(s, false);
 		return NULL;

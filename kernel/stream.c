@@ -61,6 +61,7 @@ static void kst_member_put(struct kst_member *m)
 {
 	if (!refcount_dec_and_test(&m->ref))
 		return;
+	kst_deliver_net_unhold(m->net);
 	put_net(m->net);
 	kfree(m);
 }
@@ -138,10 +139,17 @@ int kst_members_add(struct kst_members *set, struct net *net, u32 portid,
 	struct kst_member *m, *old;
 	int err = 0;
 
-	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	/* the sender's, charged to its memory cgroup */
+	m = kzalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
 	if (!m) {
 		NL_SET_ERR_MSG(extack, "no memory for a stream member");
 		return -ENOMEM;
+	}
+	/* A member outside the initial netns holds a namespace's slot. */
+	err = kst_deliver_net_hold(net, extack);
+	if (err) {
+		kfree(m);
+		return err;
 	}
 	spin_lock(&kst_mem_lock);
 	old = kst_member_find(net, portid);
@@ -174,7 +182,10 @@ int kst_members_add(struct kst_members *set, struct net *net, u32 portid,
 	m = NULL;
 out:
 	spin_unlock(&kst_mem_lock);
-	kfree(m);
+	if (m) {
+		kst_deliver_net_unhold(net);
+		kfree(m);
+	}
 	return err;
 }
 

@@ -47,8 +47,10 @@
  * netlink_broadcast() and skb_clone() may sleep.
  */
 #include <linux/jiffies.h>
+#include <linux/memcontrol.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/sched/mm.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
@@ -127,6 +129,19 @@ struct kst_stream {
 	struct kst_producer *prod;	/* NULL while idle */
 	struct delayed_work work;
 	struct kst_members members;	/* own streams */
+	/*
+	 * Own streams: what they allocate is charged to the memory cgroup
+	 * of the reader that made them (a reference), with gfp; made by a
+	 * reader without CAP_NET_ADMIN, a stream counts toward its
+	 * owner's max-streams until it is freed.
+	 */
+	struct mem_cgroup *memcg;
+	gfp_t gfp;
+	kuid_t owner;
+	bool limited;
+	/* an emptied stream's work runs within this and frees it */
+	unsigned long linger;		/* jiffies */
+	unsigned long next_tick;	/* the producer's, for the linger */
 	u64 next_seq;			/* never reused while it lives */
 	u32 generation;
 	/* under kst_ctl_lock */
@@ -151,7 +166,6 @@ static void kst_summary_work(struct work_struct *work);
 /* Under kst_prod_lock (and kst_ctl_lock to change the list). */
 static struct kst_stream kst_default;
 static LIST_HEAD(kst_streams);
-static unsigned int kst_nr_own;		/* streams besides the default */
 static u32 kst_next_id = 1;
 
 /* Under kst_ctl_lock. */
@@ -192,15 +206,15 @@ static void kst_frame_free(struct kst_frame *f, u32 committed)
 	kfree(f->state);
 }
 
-static int kst_frame_alloc(struct kst_frame *f)
+static int kst_frame_alloc(struct kst_frame *f, gfp_t gfp)
 {
 	unsigned int i;
 
-	f->state = kcalloc(kst_nr_sections, sizeof(*f->state), GFP_KERNEL);
+	f->state = kcalloc(kst_nr_sections, sizeof(*f->state), gfp);
 	if (!f->state)
 		return -ENOMEM;
 	for (i = 0; i < kst_nr_sections; i++) {
-		f->state[i] = kst_sections[i]->state_alloc();
+		f->state[i] = kst_sections[i]->state_alloc(gfp);
 		if (!f->state[i])
 			return -ENOMEM;
 	}
@@ -217,18 +231,20 @@ static void kst_producer_free(struct kst_producer *p)
 	kfree(p);
 }
 
-static struct kst_producer *kst_producer_alloc(u32 stream)
+/* Under the stream's memory cgroup (kst_charge()). */
+static struct kst_producer *kst_producer_alloc(u32 stream, gfp_t gfp)
 {
 	struct kst_producer *p;
 
-	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	p = kzalloc(sizeof(*p), gfp);
 	if (!p)
 		return NULL;
 	kst_builder_init(&p->batch, stream);
 	__skb_queue_head_init(&p->snap);
 	p->cur = &p->frames[0];
 	p->last = &p->frames[1];
-	if (kst_frame_alloc(&p->frames[0]) || kst_frame_alloc(&p->frames[1])) {
+	if (kst_frame_alloc(&p->frames[0], gfp) ||
+	    kst_frame_alloc(&p->frames[1], gfp)) {
 		kst_producer_free(p);
 		return NULL;
 	}
@@ -273,7 +289,7 @@ static void kst_discard_sections(struct kst_producer *p, unsigned int n,
  * what it pins, for a fresh one.  Nothing is collected into it until the
  * section is wanted again, and then from the start.
  */
-static void kst_untrack(struct kst_producer *p, u32 sections)
+static void kst_untrack(struct kst_producer *p, u32 sections, gfp_t gfp)
 {
 	u32 drop = p->tracked & ~sections;
 	const struct kst_section *s;
@@ -288,7 +304,7 @@ static void kst_untrack(struct kst_producer *p, u32 sections)
 			continue;
 		s->state_free(p->last->state[i], p->primed);
 		/* NULL on failure: kst_collect() allocates it when wanted */
-		p->last->state[i] = s->state_alloc();
+		p->last->state[i] = s->state_alloc(gfp);
 	}
 }
 
@@ -337,10 +353,7 @@ static void kst_collect_section(struct kst_takes *ts, unsigned int i)
 		p = tk->s->prod;
 		if (tk->err || !kst_wanted(sec, tk->cfg.sections))
 			continue;
-		/* state_alloc() failed in kst_untrack() of an earlier tick */
-		if (!p->cur->state[i])
-			p->cur->state[i] = sec->state_alloc();
-		if (!p->cur->state[i]) {
+		if (!p->cur->state[i]) {	/* kst_take_states() failed */
 			kst_discard_sections(p, i, tk->cfg.sections);
 			tk->err = -ENOMEM;
 			continue;
@@ -349,6 +362,8 @@ static void kst_collect_section(struct kst_takes *ts, unsigned int i)
 			.cur = p->cur->state[i],
 			.last = kst_last_state(p, i),
 			.cfg = &tk->cfg,
+			.memcg = tk->s->memcg,
+			.gfp = tk->s->gfp,
 		};
 		ts->of[m++] = k;
 	}
@@ -367,6 +382,42 @@ static void kst_collect_section(struct kst_takes *ts, unsigned int i)
 }
 
 /*
+ * What @s allocates from here to kst_uncharge() is charged to the
+ * memory cgroup of the reader that made it (own streams, with
+ * __GFP_ACCOUNT), whoever's task or worker runs it.
+ */
+static struct mem_cgroup *kst_charge(const struct kst_stream *s)
+{
+	return set_active_memcg(s->memcg);
+}
+
+static void kst_uncharge(struct mem_cgroup *old)
+{
+	set_active_memcg(old);
+}
+
+/*
+ * @tk's states for this tick: sections it no longer wants let go, those
+ * it wants allocated where an earlier tick could not (NULL when this
+ * one cannot either: kst_collect_section() fails the take).
+ */
+static void kst_take_states(struct kst_take *tk)
+{
+	struct kst_producer *p = tk->s->prod;
+	struct mem_cgroup *old = kst_charge(tk->s);
+	const struct kst_section *sec;
+	unsigned int i;
+
+	kst_untrack(p, tk->cfg.sections, tk->s->gfp);
+	for (i = 0; i < kst_nr_sections; i++) {
+		sec = kst_sections[i];
+		if (kst_wanted(sec, tk->cfg.sections) && !p->cur->state[i])
+			p->cur->state[i] = sec->state_alloc(tk->s->gfp);
+	}
+	kst_uncharge(old);
+}
+
+/*
  * Read the counters of every take's sections into its *cur: only the
  * sections some stream due now wants, each once for all of them.
  */
@@ -375,7 +426,7 @@ static void kst_collect(struct kst_takes *ts)
 	unsigned int i, k;
 
 	for (k = 0; k < ts->n; k++)
-		kst_untrack(ts->tk[k].s->prod, ts->tk[k].cfg.sections);
+		kst_take_states(&ts->tk[k]);
 	for (i = 0; i < kst_nr_sections; i++)
 		kst_collect_section(ts, i);
 }
@@ -464,13 +515,18 @@ static int kst_fault(void)
  * producer starts its counts again from the kernel's, in a keyframe of
  * a new generation, rather than carry a count that may have wrapped.
  */
-static void kst_age_base(struct kst_producer *p)
+static void kst_age_base(struct kst_stream *s)
 {
+	struct kst_producer *p = s->prod;
+	struct mem_cgroup *old;
+
 	/* Monotonic, not boot time: counters stand still in a suspend. */
 	if (!p->primed || ktime_get_ns() - p->base_ns <=
 			  (u64)KSTAT_HORIZON_MS * NSEC_PER_MSEC)
 		return;
-	kst_untrack(p, 0);
+	old = kst_charge(s);
+	kst_untrack(p, 0, s->gfp);
+	kst_uncharge(old);
 	p->primed = false;
 	p->need_key = true;
 }
@@ -489,7 +545,7 @@ static void kst_take_begin(struct kst_take *tk, u64 ts)
 		p->batch.batch_seq = s->next_seq;
 	p->cur->seq = s->next_seq++;
 	p->cur->ts = ts;
-	kst_age_base(p);
+	kst_age_base(s);
 	h->key = !p->primed || p->need_key ||
 		 tk->cfg.sections != p->cfg.sections ||
 		 tk->cfg.percpu != p->cfg.percpu ||
@@ -775,7 +831,19 @@ static void kst_schedule_next(struct kst_stream *s, struct kst_producer *p)
 	unsigned long delay = kst_grid_next(p->next_ms, p->interval_ms,
 					    &p->next_ms, &p->next_tick);
 
+	WRITE_ONCE(s->next_tick, p->next_tick);
 	mod_delayed_work(kst_stream_wq(s), &s->work, delay);
+}
+
+/* Under kst_prod_lock: @s's work at its next tick, as scheduled. */
+static void kst_schedule_at(struct kst_stream *s)
+{
+	long left;
+
+	if (!s->prod)
+		return;
+	left = (long)(s->prod->next_tick - jiffies);
+	mod_delayed_work(kst_stream_wq(s), &s->work, max(left, 0L));
 }
 
 /*
@@ -795,7 +863,13 @@ static bool kst_stream_has_readers(const struct kst_stream *s)
 			kst_deliver_has_listeners();
 }
 
-/* Under kst_prod_lock: the streams besides @s due at this tick. */
+/*
+ * Under kst_prod_lock: the streams besides @s due at this tick, at most
+ * @max of them into @tk (@tk NULL: only counted).  Returns how many it
+ * found, never more than @max when it fills @tk: the array was sized by
+ * an earlier count, and more may be due since (an allocation slept, a
+ * stream gained a reader); those tick at their own work.
+ */
 static unsigned int kst_due_others(const struct kst_stream *s,
 				   struct kst_take *tk, unsigned int max)
 {
@@ -805,8 +879,11 @@ static unsigned int kst_due_others(const struct kst_stream *s,
 	list_for_each_entry(o, &kst_streams, node) {
 		if (o == s || !kst_stream_due(o) || !kst_stream_has_readers(o))
 			continue;
-		if (tk && n < max)
+		if (tk) {
+			if (n == max)
+				break;
 			tk[n].s = o;
+		}
 		n++;
 	}
 	return n;
@@ -907,12 +984,29 @@ static void kst_takes_send(struct kst_takes *ts)
 
 /* ---- streams of a reader's own ---------------------------------------------- */
 
-/* Under kst_mem_lock (stream.c): the last member left; stop at once. */
+/*
+ * Under kst_mem_lock (stream.c): the last member left.  The stream
+ * lives on until its next tick or for the floor (s->linger), whichever
+ * comes first; then its work frees it if nobody joined meanwhile.  So a
+ * reader that moves between configurations finds their streams still
+ * there, and each stream a user makes, which costs a collection, holds
+ * one of the user's max-streams for that long: one user starts at most
+ * max-streams collections per floor, however fast it churns.
+ */
 static void kst_stream_emptied(struct kst_members *set)
 {
 	struct kst_stream *s = container_of(set, struct kst_stream, members);
+	long left = (long)(READ_ONCE(s->next_tick) - jiffies);
 
-	mod_delayed_work(kst_wq, &s->work, 0);
+	mod_delayed_work(kst_wq, &s->work,
+			 clamp_t(long, left, 0, s->linger));
+}
+
+/* An own stream, stopped and unlisted, freed. */
+static void kst_stream_put(struct kst_stream *s)
+{
+	mem_cgroup_put(s->memcg);
+	kfree(s);
 }
 
 /* Under kst_prod_lock: the own stream of @cfg, or NULL. */
@@ -926,15 +1020,39 @@ static struct kst_stream *kst_stream_find(const struct kst_config *cfg)
 	return NULL;
 }
 
-/* Under kst_prod_lock: a new own stream, idle and without members. */
-static struct kst_stream *kst_stream_new(const struct kst_config *cfg)
+/*
+ * Under kst_prod_lock: the own streams @uid made while limited (without
+ * CAP_NET_ADMIN), alive or lingering.
+ */
+static unsigned int kst_streams_of(kuid_t uid)
 {
-	struct kst_stream *s = kzalloc(sizeof(*s), GFP_KERNEL);
+	const struct kst_stream *s;
+	unsigned int n = 0;
+
+	list_for_each_entry(s, &kst_streams, node)
+		n += s->limited && uid_eq(s->owner, uid);
+	return n;
+}
+
+/*
+ * Under kst_prod_lock, in @sub's SUBSCRIBE: a new own stream, idle and
+ * without members, charged to the sender's memory cgroup.
+ */
+static struct kst_stream *kst_stream_new(const struct kst_config *cfg,
+					 const struct kst_sub *sub,
+					 const struct kst_limits *lim)
+{
+	struct kst_stream *s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 
 	if (!s)
 		return NULL;
 	s->own = true;
 	s->cfg = *cfg;
+	s->memcg = get_mem_cgroup_from_mm(current->mm);
+	s->gfp = GFP_KERNEL_ACCOUNT;
+	s->owner = sub->uid;
+	s->limited = !sub->priv;
+	s->linger = msecs_to_jiffies(lim->min_interval_ms);
 	INIT_DELAYED_WORK(&s->work, kst_summary_work);
 	kst_members_init(&s->members, kst_stream_emptied);
 	s->id = kst_next_id++;
@@ -943,7 +1061,6 @@ static struct kst_stream *kst_stream_new(const struct kst_config *cfg)
 	mutex_lock(&kst_ctl_lock);
 	list_add_tail(&s->node, &kst_streams);
 	mutex_unlock(&kst_ctl_lock);
-	kst_nr_own++;
 	return s;
 }
 
@@ -958,12 +1075,11 @@ static void kst_stream_free(struct kst_stream *s)
 	mutex_lock(&kst_ctl_lock);
 	list_del(&s->node);
 	mutex_unlock(&kst_ctl_lock);
-	kst_nr_own--;
 	kst_producer_stop(s);
 	cancel_delayed_work(&s->work);
 	mutex_lock(&kst_send_lock);
 	mutex_unlock(&kst_send_lock);
-	kfree(s);
+	kst_stream_put(s);
 }
 
 /*
@@ -1002,7 +1118,13 @@ static void kst_summary_work(struct work_struct *work)
 
 	mutex_lock(&kst_prod_lock);
 	/* Checked every tick: the last listener leaving stops us. */
-	if (kst_stream_idle(s) || !kst_stream_due(s)) {
+	if (kst_stream_idle(s)) {
+		mutex_unlock(&kst_prod_lock);
+		return;
+	}
+	/* A linger's kick (kst_stream_emptied()), and it was joined again. */
+	if (!kst_stream_due(s)) {
+		kst_schedule_at(s);
 		mutex_unlock(&kst_prod_lock);
 		return;
 	}
@@ -1024,10 +1146,13 @@ static void kst_summary_work(struct work_struct *work)
 static int kst_producer_start(struct kst_stream *s, struct kst_take *tk)
 {
 	struct kst_takes ts;
+	struct mem_cgroup *old;
 
 	if (s->prod)
 		return 0;
-	s->prod = kst_producer_alloc(s->id);
+	old = kst_charge(s);
+	s->prod = kst_producer_alloc(s->id, s->gfp);
+	kst_uncharge(old);
 	if (!s->prod)
 		return -ENOMEM;
 	kst_set_running(s, true);
@@ -1094,11 +1219,11 @@ static int kst_join_own(const struct kst_sub *sub, struct kst_stream **sp,
 	}
 	s = kst_stream_find(&cfg);
 	if (!s) {
-		if (!sub->priv && kst_nr_own >= lim.max_streams) {
+		if (!sub->priv && kst_streams_of(sub->uid) >= lim.max_streams) {
 			kst_limits_err(extack, KSTAT_A_LIMITS_MAX_STREAMS);
 			return -EBUSY;
 		}
-		s = kst_stream_new(&cfg);
+		s = kst_stream_new(&cfg, sub, &lim);
 		if (!s) {
 			NL_SET_ERR_MSG(extack, "no memory for a stream");
 			return -ENOMEM;
@@ -1277,7 +1402,6 @@ int kst_summary_set_limits(struct nlattr **tb, struct netlink_ext_ack *extack)
 
 	mutex_lock(&kst_ctl_lock);
 	err = kst_limits_parse(tb, &kst_limits, extack);
-	kst_limits_set_msgs(&kst_limits);
 	mutex_unlock(&kst_ctl_lock);
 	return err;
 }
@@ -1342,7 +1466,7 @@ int kst_summary_init(void)
 		.max_members_user = KST_LIMITS_MAX_MEMBERS_USER,
 		.max_members_net = KST_LIMITS_MAX_MEMBERS_NET,
 	};
-	kst_limits_set_msgs(&kst_limits);
+	kst_default.gfp = GFP_KERNEL;
 	INIT_DELAYED_WORK(&kst_default.work, kst_summary_work);
 	list_add(&kst_default.node, &kst_streams);
 	kst_wq = alloc_workqueue("kst_streams", WQ_UNBOUND, 0);
@@ -1384,15 +1508,20 @@ void kst_summary_exit(void)
 	mutex_lock(&kst_prod_lock);
 	kst_streams_stop(&own);
 	mutex_unlock(&kst_prod_lock);
-	list_for_each_entry_safe(s, tmp, &own, node) {
+	list_for_each_entry(s, &own, node) {
 		kst_members_purge(&s->members);
 		cancel_delayed_work_sync(&s->work);
-		kfree(s);
 	}
 	cancel_delayed_work_sync(&kst_default.work);
 	/* Works that freed their own stream may still be returning. */
 	destroy_workqueue(kst_wq);
-	/* A SUBSCRIBE may still be sending what it took before. */
+	/*
+	 * A tick or a SUBSCRIBE may still be sending what it took before,
+	 * to any stream (a tick sends for every stream due with it): no
+	 * stream is freed before that is done.
+	 */
 	mutex_lock(&kst_send_lock);
 	mutex_unlock(&kst_send_lock);
+	list_for_each_entry_safe(s, tmp, &own, node)
+		kst_stream_put(s);
 }

@@ -22,6 +22,10 @@ usage:
         SPEC in turn (moving), then closes; prints the failures
   streams.py storm N SPEC            N SUBSCRIBEs from one socket; prints
         {"subscribes", "failed", "us_each"}
+  streams.py churn SECONDS SPEC...   one socket SUBSCRIBEs with each SPEC
+        in turn (moving between streams), as fast as it can, for SECONDS;
+        prints {"subscribes", "errnos": {errno: n}, "ticks"} (ticks: what
+        STATS_GET's ticks, every stream's collections, grew by meanwhile)
   streams.py unsubscribe [SPEC]      UNSUBSCRIBE (after SUBSCRIBE with SPEC,
         if given); prints "ERRNO EXTACK"
   streams.py stats                   STATS_GET's streams as JSON lines
@@ -80,6 +84,7 @@ S = enum(_H, "kstat_sample_attr")
 C = enum(_H, "kstat_config_attr")
 L = enum(_H, "kstat_limits_attr")
 ST = enum(_H, "kstat_stream_attr")
+STS = enum(_H, "kstat_stats_attr")
 
 SECTION_OF = {
     S["KSTAT_A_SAMPLE_CPUTIME"]: 1,
@@ -357,6 +362,36 @@ def cmd_storm(args):
     print(json.dumps({"subscribes": n, "failed": bad, "us_each": round(us)}))
 
 
+def stats_ticks():
+    """STATS_GET's ticks: collections taken, for every stream."""
+    sk = sock()
+    err, text, replies = request(sk, "KSTAT_CMD_STATS_GET")
+    sk.close()
+    if err:
+        sys.exit(f"streams.py: STATS_GET: {os.strerror(err)} {text}")
+    for body in replies:
+        for t, v in attrs(body[4:]):
+            if t == A["KSTAT_A_STATS"]:
+                d = dict(attrs(v))
+                return struct.unpack("=Q", d[STS["KSTAT_A_STATS_TICKS"]][:8])[0]
+    sys.exit("streams.py: STATS_GET without ticks")
+
+
+def cmd_churn(args):
+    seconds, specs = float(args[0]), args[1:]
+    sk = sock(8 << 20)
+    errnos, n = {}, 0
+    ticks = stats_ticks()
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        err = request(sk, "KSTAT_CMD_SUBSCRIBE", config_nest(specs[n % len(specs)]),
+                      seq=n + 2, on_ntf=lambda b: None)[0]
+        errnos[err] = errnos.get(err, 0) + 1
+        n += 1
+    print(json.dumps({"subscribes": n, "errnos": errnos,
+                      "ticks": stats_ticks() - ticks}))
+
+
 def cmd_unsubscribe(args):
     sk = sock()
     if args:
@@ -419,7 +454,8 @@ def cmd_limits(args):
 def main():
     cmds = {"watch": cmd_watch, "drain": cmd_drain, "overrun": cmd_overrun,
             "subscribe": cmd_subscribe, "hold": cmd_hold,
-            "cycles": cmd_cycles, "storm": cmd_storm, "unsubscribe": cmd_unsubscribe,
+            "cycles": cmd_cycles, "storm": cmd_storm, "churn": cmd_churn,
+            "unsubscribe": cmd_unsubscribe,
             "stats": cmd_stats, "limits": cmd_limits}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
         sys.exit(__doc__)

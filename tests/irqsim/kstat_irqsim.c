@@ -17,6 +17,11 @@
  *   irqs=N       number of synthetic IRQs, 1..8192 (default 16)
  *   suffix=STR   appended to every action's name, up to 16 bytes: names
  *                with quotes or backslashes, for the tests of escaping
+ *   shapes=1     the first three IRQs (irqs >= 3) take the shapes
+ *                /proc/interrupts treats apart: index 0's chip prints
+ *                its own name (irq_print_chip: "simprint-<irq>"), index 1
+ *                is hidden (IRQ_HIDDEN), index 2 has no action; fire
+ *                counts on 0 and 1 (on 2, without an action, nothing).
  *
  * debugfs interface, /sys/kernel/debug/kstat_irqsim/ (a contract that the
  * test harness relies on, do not change it lightly):
@@ -94,6 +99,7 @@
 
 struct kstat_irqsim_irq {
 	unsigned int irq;
+	bool requested;		/* has its action */
 	/* request_irq() keeps a pointer to the name: it lives here. */
 	char name[sizeof("kstat-sim-") + 10 + KSTAT_IRQSIM_SUFFIX_MAX];
 };
@@ -136,6 +142,18 @@ MODULE_PARM_DESC(irqs, "number of synthetic IRQs, 1..8192 (default 16)");
 static char *suffix = "";
 module_param(suffix, charp, 0444);
 MODULE_PARM_DESC(suffix, "appended to every action's name, up to 16 bytes");
+
+static bool shapes;
+module_param(shapes, bool, 0444);
+MODULE_PARM_DESC(shapes, "index 0 prints its chip, 1 is hidden, 2 has no action");
+
+static void kstat_irqsim_print_chip(struct irq_data *d, struct seq_file *p)
+{
+	seq_printf(p, " simprint-%u ", d->irq);
+}
+
+/* dummy_irq_chip's callbacks, but a name of its own words (shapes=1). */
+static struct irq_chip kstat_irqsim_print_chip_ops;
 
 static struct kstat_irqsim_irq *kstat_irqsim_tab;
 static unsigned int kstat_irqsim_nr;	/* entries in kstat_irqsim_tab */
@@ -538,7 +556,9 @@ DEFINE_SEQ_ATTRIBUTE(kstat_irqsim_irqs);
 static void kstat_irqsim_descs_free(unsigned int nreq)
 {
 	while (nreq--)
-		free_irq(kstat_irqsim_tab[nreq].irq, &kstat_irqsim_tab[nreq]);
+		if (kstat_irqsim_tab[nreq].requested)
+			free_irq(kstat_irqsim_tab[nreq].irq,
+				 &kstat_irqsim_tab[nreq]);
 	irq_free_descs(kstat_irqsim_base, kstat_irqsim_nr);
 	kstat_irqsim_nr = 0;
 }
@@ -574,10 +594,17 @@ static int kstat_irqsim_descs_alloc(unsigned int n)
 		sim->irq = kstat_irqsim_base + i;
 		snprintf(sim->name, sizeof(sim->name), "kstat-sim-%u%s", i,
 			 suffix);
-		irq_set_chip_and_handler_name(sim->irq, &dummy_irq_chip,
+		irq_set_chip_and_handler_name(sim->irq,
+					      shapes && i == 0 ?
+					      &kstat_irqsim_print_chip_ops :
+					      &dummy_irq_chip,
 					      handle_simple_irq, "kstat-sim");
 		/* Allow request_irq(); keep autoprobing away from it. */
-		irq_modify_status(sim->irq, IRQ_NOREQUEST, IRQ_NOPROBE);
+		irq_modify_status(sim->irq, IRQ_NOREQUEST,
+				  IRQ_NOPROBE | (shapes && i == 1 ? IRQ_HIDDEN : 0));
+		sim->requested = !(shapes && i == 2);
+		if (!sim->requested)
+			continue;
 		/*
 		 * NO_THREAD: "threadirqs" must not turn each action into a
 		 * kernel thread.  NOBALANCING: affinity means nothing here.
@@ -634,6 +661,12 @@ static int __init kstat_irqsim_init(void)
 {
 	int ret;
 
+	kstat_irqsim_print_chip_ops = dummy_irq_chip;
+	kstat_irqsim_print_chip_ops.irq_print_chip = kstat_irqsim_print_chip;
+	if (shapes && irqs < 3) {
+		pr_err("shapes=1 needs irqs=3 or more\n");
+		return -EINVAL;
+	}
 	if (strlen(suffix) > KSTAT_IRQSIM_SUFFIX_MAX) {
 		pr_err("suffix is longer than %u bytes\n",
 		       KSTAT_IRQSIM_SUFFIX_MAX);
