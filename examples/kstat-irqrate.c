@@ -159,15 +159,11 @@ static void on_sample(const struct kstat_sample *s, void *arg)
  */
 static void on_lost(uint64_t lost, enum kstat_lost_reason why, void *arg)
 {
-	static const char *const reason[] = {
-		[KSTAT_LOST_GAP] = "gap", [KSTAT_LOST_OVERRUN] = "overrun",
-		[KSTAT_LOST_PARTIAL] = "partial",
-	};
 	struct irqrate *r = arg;
 
 	/* lost is 0 for an overrun: how many is known at the next sample. */
 	printf("lost %" PRIu64 " samples (%s), waiting for a keyframe\n",
-	       lost, reason[why]);
+	       lost, kstat_lost_reason_name(why));
 	r->resync = 1;
 	r->base_ts = 0;
 }

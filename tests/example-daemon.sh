@@ -7,7 +7,10 @@
 # no interval lists more than -n IRQs, and it exits 0 after -c 20
 # intervals.  Stopped (SIGSTOP) for 2 s with a 16 KiB socket buffer at a
 # 10 ms interval it reports the loss and then the keyframe it resumes
-# from; SIGTERM and SIGINT end it with status 0.
+# from; when the module is reloaded under it, it reports the loss as
+# "reload" (the old example indexed a 3-entry table with it and died,
+# status 139) and prints rates again; SIGTERM and SIGINT end it with
+# status 0.
 # timeout: 90
 # leave-out: userspace-only
 source tests/lib.sh
@@ -113,6 +116,27 @@ wait "$PID" || rc=$?
 PID=
 assert_eq 0 "$rc" "exit status on SIGTERM"
 assert_match 'Terminated, exiting' "$(cat "$err")" "SIGTERM message"
+
+# ---- the module reloaded under it ----
+
+: > "$out"
+"$BIN" -n 3 > "$out" 2> "$err" &
+PID=$!
+wait_until 20 grep -q ' interval ' "$out"
+t_cleanup kstat_load
+kstat_unload_busy
+kstat_load
+"$KSTAT" config set interval 100
+wait_until 30 grep -q '^lost .*(reload)' "$out"
+reload_line=$(grep -n -m 1 '^lost .*(reload)' "$out" | cut -d: -f1)
+wait_until 30 awk -v l="$reload_line" 'NR > l && / interval / { f = 1 } END { exit !f }' "$out"
+t_exited "$PID" && t_fail "the example died after the reload: $(tail -c 300 "$err")"
+t_log "reload: $(sed -n "${reload_line}p" "$out")"
+kill -TERM "$PID"
+rc=0
+wait "$PID" || rc=$?
+PID=
+assert_eq 0 "$rc" "exit status on SIGTERM after the reload"
 
 # ---- SIGINT ----
 

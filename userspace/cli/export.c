@@ -583,7 +583,20 @@ static void put_count(struct buf *b, uint64_t v)
 	buf_write(b, p, d + sizeof(d) - p);
 }
 
+/*
+ * As /proc/interrupts: an IRQ without an action (free, or chained, whose
+ * action has no name) and with no count is not shown.  An IRQ whose
+ * labels are not known yet is.
+ */
+static bool irq_shown(const struct meta *m, const struct kstat_irq *q)
+{
+	const struct kstat_irq *l = irq_label(&m->labels, q->irq);
+
+	return q->count || !l || l->nr_actions;
+}
+
 static void render_irq_percpu(struct buf *b, const struct kstat_sample *n,
+			      const struct meta *m,
 			      const struct counter_guard *g)
 {
 	static const char name[] = "kstat_interrupts_cpu_total";
@@ -594,10 +607,32 @@ static void render_irq_percpu(struct buf *b, const struct kstat_sample *n,
 	family(b, name, "counter",
 	       "Interrupts per IRQ and CPU (the kernel's 32-bit per-CPU counters, wraps carried).");
 	for (i = 0; i < n->nr_irqs; i++) {
+		if (!irq_shown(m, &n->irqs[i]))
+			continue;
 		pc = guard_percpu(g, i);
 		for (c = 0; pc && c < n->irqs[i].nr_percpu; c++)
 			buf_printf(b, "%s{type=\"%u\",cpu=\"%u\"} %" PRIu64 "\n",
 				   name, n->irqs[i].irq, c, pc[c]);
+	}
+}
+
+/*
+ * The arch rows this kstat.ko cannot read (a module: x86's MCE, MCP, ERR,
+ * MIS), one series each, so that a rule on MCE can tell "none" from
+ * "not known here".
+ */
+static void render_arch_unread(struct buf *b, const struct meta *m)
+{
+	const char *p = m->labels.list ? m->labels.list->arch_unread : NULL;
+	size_t n;
+
+	family(b, "kstat_arch_interrupts_unread", "gauge",
+	       "1 for each architecture row of /proc/interrupts that this kstat.ko cannot read (built as a module).");
+	while (p && *p) {
+		n = strcspn(p, " ");
+		buf_printf(b, "kstat_arch_interrupts_unread{type=\"%.*s\"} 1\n",
+			   (int)n, p);
+		p += n + (p[n] == ' ');
 	}
 }
 
@@ -609,12 +644,14 @@ static void render_irqs(struct buf *b, const struct kstat_sample *n,
 	family(b, "kstat_interrupts_total", "counter",
 	       "Interrupts per IRQ, all CPUs together.");
 	for (i = 0; i < n->nr_irqs; i++) {
+		if (!irq_shown(m, &n->irqs[i]))
+			continue;
 		buf_write(b, "kstat_interrupts_total", 22);
 		put_irq_labels_cached(b, m, n->irqs[i].irq);
 		put_count(b, n->irqs[i].count);
 	}
 	if (n->config.percpu)
-		render_irq_percpu(b, n, g);
+		render_irq_percpu(b, n, m, g);
 	family(b, "kstat_arch_interrupts_total", "counter",
 	       "Architecture interrupt counters (x86: NMI, LOC, ...), all CPUs together.");
 	for (i = 0; i < n->nr_arch; i++) {
@@ -624,8 +661,9 @@ static void render_irqs(struct buf *b, const struct kstat_sample *n,
 		buf_label(b, n->arch[i].desc);
 		buf_printf(b, "\"} %" PRIu64 "\n", n->arch[i].count);
 	}
+	render_arch_unread(b, m);
 	family(b, "kstat_intr_total", "counter",
-	       "Interrupts of every IRQ and reported arch counter (the intr line of /proc/stat).");
+	       "Interrupts of every IRQ and reported arch counter (the intr line of /proc/stat, less kstat_arch_interrupts_unread's MCE, MCP and ERR).");
 	buf_printf(b, "kstat_intr_total %" PRIu64 "\n", n->intr_sum);
 }
 

@@ -132,7 +132,6 @@ void sub_stream_at(struct kstat_sub_opts *o, uint64_t interval_ns,
 		   uint32_t sections);
 
 int sub_run(const struct sub_run_opts *o);
-const char *lost_reason(enum kstat_lost_reason why);
 /* CLOCK_BOOTTIME in ns, the clock of the samples' timestamps. */
 uint64_t boottime_ns(void);
 /* With -t, in text: "[2026-11-30T23:02:38.123456] " (local time, now). */

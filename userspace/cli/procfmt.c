@@ -95,6 +95,18 @@ static void print_stat_softirq(const struct kstat_softirq_list *l)
 	putchar('\n');
 }
 
+/*
+ * Rows /proc/interrupts has and this kstat.ko cannot read (a module, not
+ * built into the kernel): said on stderr, so that the /proc-compatible
+ * text is not taken for /proc's where it cannot be.
+ */
+static void note_arch_unread(const struct kstat_irq_list *l)
+{
+	if (l->arch_unread)
+		fprintf(stderr, "kstat: note: this kstat.ko cannot read the %s rows of /proc/interrupts (kstat built as a module); intr leaves out those /proc/stat counts (MCE, MCP, ERR)\n",
+			l->arch_unread);
+}
+
 struct stat_data {
 	struct kstat_cputime total;
 	struct kstat_cpu_list *cpus;
@@ -150,6 +162,7 @@ static int stat_show(int argc, char **argv)
 			print_stat_cpu(&d.cpus->cpus[i], (uint64_t)hz);
 		print_stat_intr(d.irqs);
 		print_stat_softirq(d.softirqs);
+		note_arch_unread(d.irqs);
 	}
 	kstat_cpu_list_free(d.cpus);
 	kstat_irq_list_free(d.irqs);
@@ -287,6 +300,11 @@ static void print_interrupts_arch(const struct kstat_irq_list *l,
 {
 	unsigned int cpu;
 
+	/* one count for all CPUs (ERR, MIS), as /proc prints it */
+	if (!r->nr_percpu) {
+		printf("%*s: %10" PRIu64 "\n", prec, r->name, r->count);
+		return;
+	}
 	printf("%*s: ", prec, r->name);
 	for_each_online(cpu, l)
 		printf("%10u ", percpu_at(r->percpu, r->nr_percpu,
@@ -330,6 +348,7 @@ static int interrupts_show(int argc, char **argv)
 	for (i = 0; i < l->nr_arch; i++)
 		if (interrupts_arch_shown(l, &l->arch[i]))
 			print_interrupts_arch(l, &l->arch[i], prec);
+	note_arch_unread(l);
 	kstat_irq_list_free(l);
 	return EXIT_OK;
 }

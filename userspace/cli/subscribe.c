@@ -23,6 +23,14 @@ static void on_signal(int sig)
 	stop_signal = sig;
 }
 
+static void stop_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+}
+
 /*
  * The stop signals stay blocked except inside ppoll(), so one that comes
  * between the check of stop_signal and the wait cannot be missed.
@@ -36,11 +44,40 @@ static void catch_signals(sigset_t *orig)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
+	stop_signals(&set);
 	sigprocmask(SIG_BLOCK, &set, orig);
+}
+
+/*
+ * A stop signal still pending: ppoll() that finds an fd ready returns
+ * without delivering it (it restores the blocking mask first), so while
+ * an fd stays ready (an overrun's POLLERR, a busy HTTP client) the
+ * handler would never run.  Taken here, without waiting.
+ */
+static void take_stop_signal(void)
+{
+	static const struct timespec now;
+	sigset_t set;
+	int sig;
+
+	stop_signals(&set);
+	sig = sigtimedwait(&set, NULL, &now);
+	if (sig > 0)
+		stop_signal = sig;
+}
+
+/* Sleep @ms, or less when a stop signal comes (they are blocked here). */
+static void pause_ms(unsigned int ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000,
+			       .tv_nsec = (long)(ms % 1000) * 1000000L };
+	sigset_t set;
+	int sig;
+
+	stop_signals(&set);
+	sig = sigtimedwait(&set, NULL, &ts);
+	if (sig > 0)
+		stop_signal = sig;
 }
 
 static int subscribe(const struct sub_run_opts *o, struct kstat_sub **sub)
@@ -83,14 +120,6 @@ static int wait_fds(const struct sub_run_opts *o, struct pollfd *pfd,
 	return -1;
 }
 
-/* Sleep @ms, a signal or not: the loop checks stop_signal after. */
-static void pause_ms(unsigned int ms)
-{
-	struct timespec ts = { .tv_sec = ms / 1000,
-			       .tv_nsec = (long)(ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
 
 void sub_stream_at(struct kstat_sub_opts *o, uint64_t interval_ns,
 		   uint32_t sections)
@@ -117,7 +146,7 @@ static const char *stream_advice(int err)
 	case -EINVAL:
 		return "ask for a longer interval (kstat config shows min_interval_ms, the floor for users without CAP_NET_ADMIN), or run as root";
 	case -EBUSY:
-		return "every stream the admin allows is in use: ask for the interval and sections of one that kstat stats lists, or have an admin raise max-streams (kstat config set max-streams N)";
+		return "this user has as many streams as it may (max-streams; a stream lives on for a moment after its last reader leaves): end some, ask for the interval and sections of one that kstat stats lists, or have an admin raise max-streams (kstat config set max-streams N)";
 	case -EUSERS:
 		return "too many readers of this user or network namespace: end some, or have an admin raise max-members-user or max-members-net (kstat config set)";
 	default:
@@ -164,6 +193,9 @@ int sub_run(const struct sub_run_opts *o)
 		err = wait_fds(o, pfd, &n, &orig);
 		if (err < 0)
 			break;
+		take_stop_signal();
+		if (stop_signal)
+			break;
 		if (pfd[0].revents)
 			err = kstat_sub_dispatch(sub);
 		if (err < 0) {
@@ -184,18 +216,6 @@ int sub_run(const struct sub_run_opts *o)
 	kstat_unsubscribe(sub);
 	fflush(stdout);
 	return err < 0 ? EXIT_FAIL : EXIT_OK;
-}
-
-const char *lost_reason(enum kstat_lost_reason why)
-{
-	switch (why) {
-	case KSTAT_LOST_GAP:		return "gap";
-	case KSTAT_LOST_OVERRUN:	return "overrun";
-	case KSTAT_LOST_PARTIAL:	return "partial";
-	case KSTAT_LOST_RELOAD:		return "reload";
-	case KSTAT_LOST_VERSION:	return "version";
-	}
-	return "unknown";
 }
 
 uint64_t boottime_ns(void)
@@ -267,12 +287,12 @@ void print_lost(uint64_t lost, enum kstat_lost_reason why, bool json,
 		new_json_obj(true, false);
 		open_json_object(NULL);
 		print_u64(PRINT_JSON, "lost", NULL, lost);
-		print_string(PRINT_JSON, "reason", NULL, lost_reason(why));
+		print_string(PRINT_JSON, "reason", NULL, kstat_lost_reason_name(why));
 		close_json_object();
 		delete_json_obj();
 		return;
 	}
 	fflush(stdout);
 	fprintf(stderr, "kstat: warning: lost %" PRIu64 " sample%s (%s)%s\n",
-		lost, lost == 1 ? "" : "s", lost_reason(why), then);
+		lost, lost == 1 ? "" : "s", kstat_lost_reason_name(why), then);
 }

@@ -482,7 +482,7 @@ static void on_lost(uint64_t lost, enum kstat_lost_reason why, void *arg)
 	/* Rates across a loss would be wrong: start a new interval. */
 	t->base.valid = false;
 	t->lost += lost;
-	t->lost_why = lost_reason(why);
+	t->lost_why = kstat_lost_reason_name(why);
 	if (t->batch) {
 		print_lost(lost, why, false, "");
 	}

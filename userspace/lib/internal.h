@@ -167,6 +167,8 @@ int kstat_version_text(const char *who, unsigned int version, char *buf,
 /* The text kstat_last_error(h) returns from now on. */
 void kstat_set_error(struct kstat_handle *h, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* ... is "" from now on: a call starts that may succeed. */
+void kstat_clear_error(struct kstat_handle *h);
 
 #include <linux/netlink.h>
 
@@ -421,6 +423,8 @@ void kstat_sub_set_opts(struct kstat_sub *sub, const struct kstat_sub_opts *o);
  * what is left.  16 is several batches, or a keyframe in parts.
  */
 #define KSTAT_SUB_DISPATCH_READS	16
+/* Overruns with no sample between them that mean "buffer too small". */
+#define KSTAT_SUB_FUTILE_OVERRUNS	8
 /*
  * Such a subscription on a socket of netlink @protocol, non-blocking,
  * read by kstat_sub_dispatch(): test_sub_dispatch sends it messages from

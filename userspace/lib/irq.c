@@ -946,6 +946,7 @@ void kstat_irq_list_clear(struct kstat_irq_list *l)
 	free(l->irqs);
 	free(l->arch);
 	free(l->online);
+	free(l->arch_unread);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -1130,6 +1131,38 @@ const struct kstat_section kstat_section_nr_irqs = {
 	.name = "nr_irqs",
 	.reply_attr = KSTAT_A_NR_IRQS,
 	.add = nr_irqs_add,
+};
+
+/* A row the module cannot read: its name, after the others'. */
+static int arch_unread_add(struct kstat_reply *r, const struct nlattr *a)
+{
+	struct kstat_irq_list *l = r->list[KSTAT_SEC_irq];
+	size_t have = l && l->arch_unread ? strlen(l->arch_unread) + 1 : 0;
+	char *name = NULL, *s;
+	int err;
+
+	if (!l)
+		return 0;
+	err = kstat_get_str(a, &name);
+	if (err)
+		return err;
+	s = realloc(l->arch_unread, have + strlen(name) + 1);
+	if (!s) {
+		free(name);
+		return -ENOMEM;
+	}
+	if (have)
+		s[have - 1] = ' ';
+	strcpy(s + have, name);
+	l->arch_unread = s;
+	free(name);
+	return 0;
+}
+
+const struct kstat_section kstat_section_arch_unread = {
+	.name = "arch_unread",
+	.reply_attr = KSTAT_A_ARCH_UNREAD,
+	.add = arch_unread_add,
 };
 
 /* IRQ and softirq replies both carry the bitmap; each list keeps it. */

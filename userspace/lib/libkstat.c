@@ -62,6 +62,13 @@ void kstat_set_error(struct kstat_handle *h, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* At the start of every call that asks the kernel (kstat_last_error()). */
+void kstat_clear_error(struct kstat_handle *h)
+{
+	if (h)
+		h->errmsg[0] = '\0';
+}
+
 const char *kstat_last_error(const struct kstat_handle *h)
 {
 	return h ? h->errmsg : "no handle";
@@ -548,7 +555,7 @@ static int kstat_xfer(struct kstat_handle *h, const struct kstat_req *r,
 {
 	int err, tries = 0;
 
-	h->errmsg[0] = '\0';
+	kstat_clear_error(h);
 	do {
 		if (tries)
 			reset(out);

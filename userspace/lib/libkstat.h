@@ -71,7 +71,11 @@ int kstat_open(struct kstat_handle **hp);
 const char *kstat_open_error(void);
 void kstat_close(struct kstat_handle *h);
 
-/* Why the last call on @h failed: the kernel's message when it sent one. */
+/*
+ * Why the last call on @h failed: the kernel's message when it sent one.
+ * Every call that asks the kernel something (the GETs and SETs,
+ * kstat_subscribe()) empties it first: after one that succeeded it is "".
+ */
 const char *kstat_last_error(const struct kstat_handle *h);
 
 /* The kernel family's version (KSTAT_FAMILY_VERSION it registered). */
@@ -202,6 +206,14 @@ struct kstat_irq_list {
 	 * IRQs, not one each); kstat_irq_list_free() frees them.
 	 */
 	struct kstat_percpu_pool *percpu_pool;
+	/*
+	 * Since KSTAT_1.2, from dumps: the rows of /proc/interrupts the
+	 * module cannot read, space-separated ("MCE MCP ERR MIS" on x86
+	 * when kstat is a module, not built into the kernel), or NULL.
+	 * MCE, MCP and ERR count in /proc/stat's intr: intr_sum is less by
+	 * them.
+	 */
+	char *arch_unread;
 };
 
 /* Every IRQ the filter selects (a dump).  Retries if the set changes. */
@@ -362,6 +374,11 @@ struct kstat_sample {
 	uint32_t stream;
 };
 
+/*
+ * Why samples were lost, as ops->lost() says.  A client must accept
+ * reasons a newer libkstat adds: kstat_lost_reason_name() names every one
+ * (an unknown one "unknown"), so that no client keeps a table of its own.
+ */
 enum kstat_lost_reason {
 	KSTAT_LOST_GAP,		/* sequence numbers jumped */
 	KSTAT_LOST_OVERRUN,	/* the socket buffer overflowed (ENOBUFS) */
@@ -373,6 +390,9 @@ enum kstat_lost_reason {
 				 * kstat_sub_last_error() says what to install
 				 */
 };
+
+/* "gap", "overrun", "partial", "reload", "version"; else "unknown". */
+const char *kstat_lost_reason_name(enum kstat_lost_reason why);
 
 struct kstat_sub_ops {
 	/* A complete sample; valid until the callback returns. */

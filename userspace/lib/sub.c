@@ -83,6 +83,7 @@ struct kstat_sub {
 	uint32_t repair_seq;		/* nlmsg_seq of its SUBSCRIBE */
 	int reloaded;			/* report KSTAT_LOST_RELOAD at resync */
 	uint32_t sub_seq;		/* nlmsg_seq of our last SUBSCRIBE */
+	int answered;			/* ... and its ACK came */
 	enum { SNAP_NONE, SNAP_APPLY, SNAP_IGNORE } snap;
 
 	/* the last multicast part taken, to drop copies of it */
@@ -98,6 +99,7 @@ struct kstat_sub {
 					 * seq is then a loss
 					 */
 	int overrun;			/* ENOBUFS not yet accounted for */
+	unsigned int futile;		/* overruns since the last sample */
 	int in_batch;
 	int broken;			/* the next piece may continue a sample
 					 * whose start went missing
@@ -134,6 +136,7 @@ static void sample_finish(struct kstat_sub *sub)
 	if (sub->ops.sample && !sub->dead)
 		sub->ops.sample(&sub->st.s, sub->arg);
 	sub->delivered++;
+	sub->futile = 0;
 }
 
 /* The header of a sample piece: is it the pending sample, or a new one? */
@@ -710,8 +713,11 @@ static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
 	}
 	if (sub->repair_seq && e->msg.nlmsg_seq == sub->repair_seq) {
 		sub->repair_armed = 1;
+		sub->answered = 1;
 		return NL_SKIP;
 	}
+	if (e->msg.nlmsg_seq == sub->sub_seq)
+		sub->answered = 1;
 	if (e->msg.nlmsg_seq != sub->sub_seq || e->error >= 0 ||
 	    e->error == -ESHUTDOWN || e->error == -ENOENT || sub->err)
 		return NL_SKIP;
@@ -819,8 +825,10 @@ static int sub_request(struct kstat_sub *sub, uint32_t *seq)
 		*seq = nlmsg_hdr(msg)->nlmsg_seq;
 	}
 	nlmsg_free(msg);
-	if (ret >= 0)
+	if (ret >= 0) {
+		sub->answered = 0;
 		return 0;
+	}
 	snprintf(sub->errmsg, sizeof(sub->errmsg), "cannot send SUBSCRIBE: %s",
 		 nl_geterror(ret));
 	return -EIO;
@@ -1129,6 +1137,7 @@ int kstat_subscribe_opts_sz(struct kstat_handle *h,
 	int err;
 
 	*subp = NULL;
+	kstat_clear_error(h);
 	if (kstat_cputime_size_check(h, cputime_size))
 		return -EINVAL;
 	if (opts) {
@@ -1232,6 +1241,18 @@ const char *kstat_sub_last_error(const struct kstat_sub *sub)
 	return sub->errmsg;
 }
 
+const char *kstat_lost_reason_name(enum kstat_lost_reason why)
+{
+	switch (why) {
+	case KSTAT_LOST_GAP:		return "gap";
+	case KSTAT_LOST_OVERRUN:	return "overrun";
+	case KSTAT_LOST_PARTIAL:	return "partial";
+	case KSTAT_LOST_RELOAD:		return "reload";
+	case KSTAT_LOST_VERSION:	return "version";
+	}
+	return "unknown";
+}
+
 /* From a callback: ends the dispatch or loop that called it. */
 void kstat_sub_break(struct kstat_sub *sub)
 {
@@ -1254,11 +1275,35 @@ static void sub_repair(struct kstat_sub *sub)
 		return;
 	if (sub_lookup(sub))
 		return;
-	/* the kernel resyncs a member of a stream of its own by itself */
-	if (sub->present && !sub->own && sub_request(sub, &sub->repair_seq))
+	/*
+	 * The kernel resyncs a member of a stream of its own by itself; but
+	 * an overrun that took the answer to its SUBSCRIBE may have taken a
+	 * refusal (the snapshot did not fit): that one is asked again.
+	 */
+	if (sub->present && (!sub->own || !sub->answered) &&
+	    sub_request(sub, &sub->repair_seq))
 		return;
 	sub->repair_wanted = 0;
 	sub->repair_armed = 0;
+}
+
+/*
+ * Overrun after overrun, and not one sample between them: the buffer
+ * cannot hold what this stream sends at once (its snapshot, its
+ * keyframes), and every repair would be lost the same way.  Say so,
+ * with the size to ask for, rather than loop: -ENOBUFS, for good.
+ */
+static int sub_too_small(struct kstat_sub *sub)
+{
+	int64_t need = sub->rcvbuf_need > KSTAT_SUB_RCVBUF_DEFAULT ?
+		       sub->rcvbuf_need : KSTAT_SUB_RCVBUF_DEFAULT;
+
+	snprintf(sub->errmsg, sizeof(sub->errmsg),
+		 "the receive buffer (%d bytes) cannot hold one sample of this stream: %u overruns and no sample; %s %" PRId64 " bytes or more%s",
+		 sub->rcvbuf, sub->futile,
+		 sub->rcvbuf_fixed ? "ask for" : "raise net.core.rmem_max to",
+		 need, sub->rcvbuf_fixed ? " (or leave the size to the library)" : "");
+	return -ENOBUFS;
 }
 
 /*
@@ -1276,7 +1321,8 @@ static int sub_receive(struct kstat_sub *sub)
 	if (ret == -NLE_NOMEM) {		/* ENOBUFS: we were overrun */
 		sub->overrun = 1;
 		sub->repair_wanted = 1;
-		return 0;
+		return ++sub->futile < KSTAT_SUB_FUTILE_OVERRUNS ? 0 :
+		       sub_too_small(sub);
 	}
 	if (ret == -NLE_AGAIN)
 		return -EAGAIN;
