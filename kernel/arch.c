@@ -35,9 +35,11 @@
 	.offset = offsetof(irq_cpustat_t, _field),			\
 	.in_intr_sum = _sum,						\
 }
+
 #define KST_ARCH_PCPU(_name, _var, _desc) {				\
 	.name = _name, .desc = _desc, .pcpu = &(_var), .in_intr_sum = true, \
 }
+
 #define KST_ARCH_GLOBAL(_name, _var, _desc, _sum) {			\
 	.name = _name, .desc = _desc, .global = &(_var), .in_intr_sum = _sum, \
 }

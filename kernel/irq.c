@@ -513,8 +513,7 @@ static void kst_chunk_free(struct kst_irqs_chunk *c)
 }
 
 /* A chunk, with room for records of @nr_cpus CPUs (0: totals only). */
-static struct kst_irqs_chunk *kst_chunk_alloc(unsigned int nr_cpus,
-					       gfp_t gfp)
+static struct kst_irqs_chunk *kst_chunk_alloc(unsigned int nr_cpus, gfp_t gfp)
 {
 	struct kst_irqs_chunk *c;
 

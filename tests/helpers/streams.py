@@ -24,8 +24,9 @@ usage:
         {"subscribes", "failed", "us_each"}
   streams.py churn SECONDS SPEC...   one socket SUBSCRIBEs with each SPEC
         in turn (moving between streams), as fast as it can, for SECONDS;
-        prints {"subscribes", "errnos": {errno: n}, "ticks"} (ticks: what
-        STATS_GET's ticks, every stream's collections, grew by meanwhile)
+        prints {"subscribes", "errnos": {errno: n}, "ticks", "tick_ms"}
+        (what STATS_GET's ticks, every stream's collections, and their
+        time in ms grew by meanwhile)
   streams.py unsubscribe [SPEC]      UNSUBSCRIBE (after SUBSCRIBE with SPEC,
         if given); prints "ERRNO EXTACK"
   streams.py stats                   STATS_GET's streams as JSON lines
@@ -363,7 +364,7 @@ def cmd_storm(args):
 
 
 def stats_ticks():
-    """STATS_GET's ticks: collections taken, for every stream."""
+    """STATS_GET's ticks and their time: collections, for every stream."""
     sk = sock()
     err, text, replies = request(sk, "KSTAT_CMD_STATS_GET")
     sk.close()
@@ -373,7 +374,8 @@ def stats_ticks():
         for t, v in attrs(body[4:]):
             if t == A["KSTAT_A_STATS"]:
                 d = dict(attrs(v))
-                return struct.unpack("=Q", d[STS["KSTAT_A_STATS_TICKS"]][:8])[0]
+                return (struct.unpack("=Q", d[STS["KSTAT_A_STATS_TICKS"]][:8])[0],
+                        struct.unpack("=Q", d[STS["KSTAT_A_STATS_TICK_NS_TOTAL"]][:8])[0])
     sys.exit("streams.py: STATS_GET without ticks")
 
 
@@ -388,8 +390,10 @@ def cmd_churn(args):
                       seq=n + 2, on_ntf=lambda b: None)[0]
         errnos[err] = errnos.get(err, 0) + 1
         n += 1
+    after = stats_ticks()
     print(json.dumps({"subscribes": n, "errnos": errnos,
-                      "ticks": stats_ticks() - ticks}))
+                      "ticks": after[0] - ticks[0],
+                      "tick_ms": round((after[1] - ticks[1]) / 1e6, 1)}))
 
 
 def cmd_unsubscribe(args):

@@ -142,9 +142,9 @@ for prefix in /usr /usr/local; do
 	if [[ $prefix == /usr ]]; then
 		check "SONAME is libkstat.so.1" \
 			sh -c "readelf -d '$p/lib/libkstat.so.1' | grep -q 'SONAME.*libkstat.so.1'"
-		# 1.0's node and the streams' (the map was reset before 1.0)
-		check "every exported symbol is kstat_* in KSTAT_1 or KSTAT_1.1" \
-			sh -c "! nm -D --defined-only '$p/lib/libkstat.so.1' | awk '\$3 !~ /^KSTAT_1(\\.1)?\$/' | grep -Ev ' kstat_[a-z_]*@@KSTAT_1(\\.1)?\$'"
+		# 1.0's node, the streams' and 1.2's (the map was reset before 1.0)
+		check "every exported symbol is kstat_* in KSTAT_1, KSTAT_1.1 or KSTAT_1.2" \
+			sh -c "! nm -D --defined-only '$p/lib/libkstat.so.1' | awk '\$3 !~ /^KSTAT_1(\\.[12])?\$/' | grep -Ev ' kstat_[a-z_]*@@KSTAT_1(\\.[12])?\$'"
 		check "no test-only export (kstat_parse_*)" \
 			sh -c "! nm -D --defined-only '$p/lib/libkstat.so.1' | grep -q ' kstat_parse_'"
 		check "structs go with their size (kstat_subscribe_sz, kstat_stats_get_sz)" \
