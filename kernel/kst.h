@@ -444,6 +444,7 @@ int kst_members_add(struct kst_members *set, struct net *net, u32 portid,
 		    kuid_t uid, const struct kst_limits *lim,
 		    struct netlink_ext_ack *extack);
 int kst_members_remove(struct net *net, u32 portid);
+void kst_members_resync(struct net *net, u32 portid);
 unsigned int kst_members_nr(const struct kst_members *set);
 bool kst_members_need_resync(struct kst_members *set);
 bool kst_members_close(struct kst_members *set);

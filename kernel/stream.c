@@ -310,6 +310,18 @@ static void kst_member_missed(struct kst_member *m)
 	spin_unlock(&kst_mem_lock);
 }
 
+/* The socket's SUBSCRIBE answer was lost: a snapshot at the next tick. */
+void kst_members_resync(struct net *net, u32 portid)
+{
+	struct kst_member *m;
+
+	spin_lock(&kst_mem_lock);
+	m = kst_member_find(net, portid);
+	if (m)
+		m->resync = true;
+	spin_unlock(&kst_mem_lock);
+}
+
 /* Clones of @parts, in order, to one socket; bytes sent, or an error. */
 static long kst_member_send(struct kst_member *m, struct sk_buff_head *parts)
 {

@@ -1239,8 +1239,11 @@ static int kst_join_own(const struct kst_sub *sub, struct kst_stream **sp,
 }
 
 /*
- * Under kst_send_lock: the snapshot as the answer to @sub; a member that
- * cannot take it leaves again (its SUBSCRIBE fails).
+ * Under kst_send_lock: the snapshot as the answer to @sub.  A member of
+ * an own stream that cannot take it stays, as one that missed a message:
+ * the next tick resyncs it (a refusal would be lost in the same full
+ * queue, and the reader would wait in silence).  The default stream's
+ * SUBSCRIBE fails; its reader asks again.
  */
 static int kst_answer(const struct kst_sub *sub, struct sk_buff_head *snap,
 		      struct netlink_ext_ack *extack)
@@ -1248,10 +1251,12 @@ static int kst_answer(const struct kst_sub *sub, struct sk_buff_head *snap,
 	if (!kst_snap_reply(snap, sub->portid, sub->seq) &&
 	    !kst_deliver_unicast(snap, sub->net, sub->portid))
 		return 0;
+	if (sub->own) {
+		kst_members_resync(sub->net, sub->portid);
+		return 0;
+	}
 	NL_SET_ERR_MSG(extack,
 		       "the receive buffer cannot take the summary state");
-	if (sub->own)
-		kst_members_remove(sub->net, sub->portid);
 	return -ENOBUFS;
 }
 

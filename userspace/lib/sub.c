@@ -83,7 +83,6 @@ struct kstat_sub {
 	uint32_t repair_seq;		/* nlmsg_seq of its SUBSCRIBE */
 	int reloaded;			/* report KSTAT_LOST_RELOAD at resync */
 	uint32_t sub_seq;		/* nlmsg_seq of our last SUBSCRIBE */
-	int answered;			/* ... and its ACK came */
 	enum { SNAP_NONE, SNAP_APPLY, SNAP_IGNORE } snap;
 
 	/* the last multicast part taken, to drop copies of it */
@@ -713,11 +712,8 @@ static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
 	}
 	if (sub->repair_seq && e->msg.nlmsg_seq == sub->repair_seq) {
 		sub->repair_armed = 1;
-		sub->answered = 1;
 		return NL_SKIP;
 	}
-	if (e->msg.nlmsg_seq == sub->sub_seq)
-		sub->answered = 1;
 	if (e->msg.nlmsg_seq != sub->sub_seq || e->error >= 0 ||
 	    e->error == -ESHUTDOWN || e->error == -ENOENT || sub->err)
 		return NL_SKIP;
@@ -825,10 +821,8 @@ static int sub_request(struct kstat_sub *sub, uint32_t *seq)
 		*seq = nlmsg_hdr(msg)->nlmsg_seq;
 	}
 	nlmsg_free(msg);
-	if (ret >= 0) {
-		sub->answered = 0;
+	if (ret >= 0)
 		return 0;
-	}
 	snprintf(sub->errmsg, sizeof(sub->errmsg), "cannot send SUBSCRIBE: %s",
 		 nl_geterror(ret));
 	return -EIO;
@@ -1276,12 +1270,10 @@ static void sub_repair(struct kstat_sub *sub)
 	if (sub_lookup(sub))
 		return;
 	/*
-	 * The kernel resyncs a member of a stream of its own by itself; but
-	 * an overrun that took the answer to its SUBSCRIBE may have taken a
-	 * refusal (the snapshot did not fit): that one is asked again.
+	 * The kernel resyncs a member of a stream of its own by itself, the
+	 * one whose SUBSCRIBE answer did not fit too.
 	 */
-	if (sub->present && (!sub->own || !sub->answered) &&
-	    sub_request(sub, &sub->repair_seq))
+	if (sub->present && !sub->own && sub_request(sub, &sub->repair_seq))
 		return;
 	sub->repair_wanted = 0;
 	sub->repair_armed = 0;
@@ -1295,8 +1287,9 @@ static void sub_repair(struct kstat_sub *sub)
  */
 static int sub_too_small(struct kstat_sub *sub)
 {
-	int64_t need = sub->rcvbuf_need > KSTAT_SUB_RCVBUF_DEFAULT ?
-		       sub->rcvbuf_need : KSTAT_SUB_RCVBUF_DEFAULT;
+	/* what a batch's parts said it needs, else the default's size */
+	int64_t need = sub->rcvbuf_need > 0 ? sub->rcvbuf_need :
+		       KSTAT_SUB_RCVBUF_DEFAULT;
 
 	snprintf(sub->errmsg, sizeof(sub->errmsg),
 		 "the receive buffer (%d bytes) cannot hold one sample of this stream: %u overruns and no sample; %s %" PRId64 " bytes or more%s",
