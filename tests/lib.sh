@@ -246,18 +246,19 @@ monitor_spacing() {
 		"\($s | length) \($d | min // 0 | floor) \($d | max // 0 | ceil) \($g | add // 0)"' "$1"
 }
 
-# monitor_late FILE FROM_NS TO_NS INTERVAL_MS: "N LATE MAX_MS" of the
-# samples in FILE taken between FROM_NS and TO_NS: how many, how many
-# came more than 10 % of INTERVAL_MS after their slot on the producer's
-# grid (seq * interval from the earliest-phased one), and the latest by
-# how many ms.  One host stall makes one sample late, and the spacing on
-# either side of it wrong: this counts it once.
+# monitor_late FILE FROM_NS TO_NS INTERVAL_MS [PERCENT]: "N LATE MAX_MS"
+# of the samples in FILE taken between FROM_NS and TO_NS: how many, how
+# many came more than PERCENT (default 10) % of INTERVAL_MS after their
+# slot on the producer's grid (seq * interval from the earliest-phased
+# one), and the latest by how many ms.  One host stall makes one sample
+# late, and the spacing on either side of it wrong: this counts it once.
 monitor_late() {
-	jq -s -r --argjson a "$2" --argjson b "$3" --argjson i "$4" '
+	jq -s -r --argjson a "$2" --argjson b "$3" --argjson i "$4" \
+		--argjson p "${5:-10}" '
 		[.[] | select(.seq != null and .timestamp_ns >= $a and .timestamp_ns <= $b)] |
 		unique_by(.seq) | map(.timestamp_ns / 1e6 - .seq * $i) |
 		(min // 0) as $m | map(. - $m) |
-		"\(length) \(map(select(. > $i / 10)) | length) \(max // 0 | floor)"' "$1"
+		"\(length) \(map(select(. > $i * $p / 100)) | length) \(max // 0 | floor)"' "$1"
 }
 
 # monitor_times FILE FROM_NS TO_NS: "seq:ms" of those samples, ms since

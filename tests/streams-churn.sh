@@ -9,8 +9,15 @@
 # them per floor (250 ms) for the churner, beside the readers' own
 # ticks (STATS_GET ticks), whatever the churner's rate; the eight were
 # refused with EBUSY beyond the 4 streams the user may hold.  Both
-# readers' samples stayed within 25 % of their interval apart (from
-# their second sample: the first is SUBSCRIBE's snapshot).
+# readers' samples kept to their grid: none missing, and at most one (a
+# host stall, as summary-storm.sh allows) more than 25 % of the interval
+# after its slot (from the second sample: the first is SUBSCRIBE's
+# snapshot).
+# Its kstat.ko paths (the linger, the per-user count) are also those of
+# streams-cycles.sh (members moving between streams and leaving) and
+# streams-limits.sh; what it adds is the bound and timing, so CI's debug
+# stage leaves it out.
+# leave-out: kernel-paths-covered
 # timeout: 240
 source tests/lib.sh
 require_kstat
@@ -59,17 +66,17 @@ assert_eq "[0,16]" "$(jq -c '.errnos | keys | map(tonumber) | sort' <<<"$eight")
 assert_eq "[0]" "$(jq -c '.errnos | keys | map(tonumber)' <<<"$two")" \
 	"the two configurations' errnos"
 
-# spacing FILE INTERVAL_MS: every gap from the second sample on within 25 %.
+# spacing FILE INTERVAL_MS: from the second sample on, none missing and
+# at most one more than 25 % of the interval after its grid slot.
 spacing() {
-	local gaps
-	gaps=$(jq -s -c --argjson a "$from" --argjson b "$to" '
-		[.[] | select(.seq != null)] | unique_by(.seq) | .[1:] |
-		map(select(.timestamp_ns >= $a and .timestamp_ns <= $b)) |
-		[range(1; length) as $i | (.[$i].timestamp_ns - .[$i - 1].timestamp_ns) / 1e6 | floor]' "$1")
-	t_log "$1: gaps $gaps ms"
-	jq -e --argjson i "$2" 'length >= 3 and all(. >= $i * 0.75 and . <= $i * 1.25)' \
-		<<<"$gaps" >/dev/null ||
-		t_fail "$(basename "$1") stream: samples not ${2} ms (+-25 %) apart during the churn: $gaps"
+	local second n late max gaps
+	second=$(jq -s '[.[] | select(.seq != null)] | unique_by(.seq) | .[1].timestamp_ns' "$1")
+	((second > from)) || second=$from
+	read -r n late max < <(monitor_late "$1" "$second" "$to" "$2" 25)
+	read -r _ _ _ gaps < <(monitor_spacing "$1" "$second" "$to")
+	t_log "$(basename "$1"): $n samples, $late late by over 25 % (latest by $max ms), $gaps missing"
+	((n >= 3 && gaps == 0 && late <= 1)) ||
+		t_fail "$(basename "$1") stream off its ${2} ms grid during the churn: $late samples late by over 25 % (latest $max ms), $gaps missing: $(monitor_times "$1" "$second" "$to")"
 }
 spacing "$TMPDIR/default" 1000
 spacing "$TMPDIR/own" 250
