@@ -57,6 +57,7 @@ static struct kst_member *kst_member_find(const struct net *net, u32 portid)
 	return NULL;
 }
 
+/* Not under kst_mem_lock: the last put takes kst_nets_lock (deliver.c). */
 static void kst_member_put(struct kst_member *m)
 {
 	if (!refcount_dec_and_test(&m->ref))
@@ -136,7 +137,7 @@ int kst_members_add(struct kst_members *set, struct net *net, u32 portid,
 		    kuid_t uid, const struct kst_limits *lim,
 		    struct netlink_ext_ack *extack)
 {
-	struct kst_member *m, *old;
+	struct kst_member *m, *old, *moved = NULL;
 	int err = 0;
 
 	/* the sender's, charged to its memory cgroup */
@@ -169,7 +170,7 @@ int kst_members_add(struct kst_members *set, struct net *net, u32 portid,
 	}
 	if (old) {
 		kst_member_unlink(old);
-		kst_member_put(old);
+		moved = old;	/* put once unlocked: its last put may sleep */
 	}
 	m->net = get_net(net);
 	m->portid = portid;
@@ -182,6 +183,8 @@ int kst_members_add(struct kst_members *set, struct net *net, u32 portid,
 	m = NULL;
 out:
 	spin_unlock(&kst_mem_lock);
+	if (moved)
+		kst_member_put(moved);
 	if (m) {
 		kst_deliver_net_unhold(net);
 		kfree(m);
