@@ -277,6 +277,20 @@ monitor_wait() {
 	wait_until "$1" _t_monitor_has "$2" "$3" "${4:-0}"
 }
 
+# as_user UID CMD...: CMD as UID and its group, without capabilities or
+# supplementary groups (an unprivileged reader); UID 0 runs it as root,
+# capabilities kept.
+as_user() {
+	local u=$1
+	shift
+	if ((u == 0)); then
+		"$@"
+	else
+		setpriv --reuid "$u" --regid "$u" --inh-caps=-all --bounding-set=-all \
+			--clear-groups -- "$@"
+	fi
+}
+
 # ---------------------------------------------------------------------------
 # Requirements
 # ---------------------------------------------------------------------------

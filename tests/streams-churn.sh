@@ -23,12 +23,7 @@ source tests/lib.sh
 require_kstat
 require_cmd setpriv jq python3
 S=tests/helpers/streams.py
-NOCAPS=(--inh-caps=-all --bounding-set=-all --clear-groups)
-as() {
-	local u=$1
-	shift
-	setpriv --reuid "$u" --regid "$u" "${NOCAPS[@]}" -- "$@"
-}
+as() { as_user "$@"; }
 
 irqsim_load irqs=4096
 t_cleanup irqsim_unload

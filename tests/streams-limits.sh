@@ -14,13 +14,7 @@ source tests/lib.sh
 require_kstat
 require_cmd setpriv jq python3
 S=tests/helpers/streams.py
-NOCAPS=(--inh-caps=-all --bounding-set=-all --clear-groups)
-# uid 0 keeps its capabilities: root as root.
-as() {
-	local u=$1
-	shift
-	if ((u == 0)); then "$@"; else setpriv --reuid "$u" --regid "$u" "${NOCAPS[@]}" -- "$@"; fi
-}
+as() { as_user "$@"; }
 restore() { python3 "$S" limits min_interval_ms=250 max_streams=4 max_members_user=64 max_members_net=256 >/dev/null; }
 t_cleanup restore
 

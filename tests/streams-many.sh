@@ -20,7 +20,6 @@ source tests/lib.sh
 require_kstat
 require_cmd setpriv jq python3
 S=tests/helpers/streams.py
-NOCAPS=(--inh-caps=-all --bounding-set=-all --clear-groups)
 
 irqsim_load irqs=256
 t_cleanup irqsim_unload
@@ -34,9 +33,8 @@ for g in 0 1 2 3; do	# three users of four streams, then root's twelve
 	specs=()
 	n=$((g < 3 ? 4 : 12))
 	for ((k = 0; k < n; k++)); do specs+=("interval=$((250 + g * 4 + k)),sections=2"); done
-	run=()
-	((g == 3)) || run=(setpriv --reuid $((65534 - g)) --regid $((65534 - g)) "${NOCAPS[@]}" --)
-	"${run[@]}" python3 "$S" watch $secs "${specs[@]}" >"$TMPDIR/w$g" 2>&1 &
+	u=$((g < 3 ? 65534 - g : 0))
+	as_user $u python3 "$S" watch $secs "${specs[@]}" >"$TMPDIR/w$g" 2>&1 &
 done
 wait $(jobs -p | tail -n 4) || true
 to=$(boottime_ns)

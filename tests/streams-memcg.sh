@@ -18,7 +18,6 @@ require_kstat
 require_cmd setpriv python3
 S=tests/helpers/streams.py
 CG=/sys/fs/cgroup
-NOCAPS=(--inh-caps=-all --bounding-set=-all --clear-groups)
 
 if [[ ! -e $CG/cgroup.controllers ]]; then
 	mount -t cgroup2 none "$CG" || t_skip "cannot mount cgroup2 on $CG"
@@ -43,7 +42,8 @@ reader() {
 	mkdir "$CG/kstat-$name"
 	t_cleanup rmdir_later "$CG/kstat-$name"
 	(echo $BASHPID >"$CG/kstat-$name/cgroup.procs" &&
-		exec setpriv --reuid 65534 --regid 65534 "${NOCAPS[@]}" -- \
+		exec setpriv --reuid 65534 --regid 65534 --inh-caps=-all \
+			--bounding-set=-all --clear-groups -- \
 			python3 "$S" hold "$rdir/$name" "$@" >"$TMPDIR/$name") &
 	t_cleanup t_kill $!
 	wait_until 30 test -e "$rdir/$name"

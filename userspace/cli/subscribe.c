@@ -49,25 +49,13 @@ static void catch_signals(sigset_t *orig)
 }
 
 /*
- * A stop signal still pending: ppoll() that finds an fd ready returns
- * without delivering it (it restores the blocking mask first), so while
- * an fd stays ready (an overrun's POLLERR, a busy HTTP client) the
- * handler would never run.  Taken here, without waiting.
+ * Wait up to @ms for a stop signal (they are blocked but in ppoll()), and
+ * take it.  With 0, one still pending: ppoll() that finds an fd ready
+ * returns without delivering it (it restores the blocking mask first),
+ * so while an fd stays ready (an overrun's POLLERR, a busy HTTP client)
+ * the handler would never run.
  */
-static void take_stop_signal(void)
-{
-	static const struct timespec now;
-	sigset_t set;
-	int sig;
-
-	stop_signals(&set);
-	sig = sigtimedwait(&set, NULL, &now);
-	if (sig > 0)
-		stop_signal = sig;
-}
-
-/* Sleep @ms, or less when a stop signal comes (they are blocked here). */
-static void pause_ms(unsigned int ms)
+static void take_stop_signal(unsigned int ms)
 {
 	struct timespec ts = { .tv_sec = ms / 1000,
 			       .tv_nsec = (long)(ms % 1000) * 1000000L };
@@ -193,7 +181,7 @@ int sub_run(const struct sub_run_opts *o)
 		err = wait_fds(o, pfd, &n, &orig);
 		if (err < 0)
 			break;
-		take_stop_signal();
+		take_stop_signal(0);
 		if (stop_signal)
 			break;
 		if (pfd[0].revents)
@@ -209,7 +197,7 @@ int sub_run(const struct sub_run_opts *o)
 		}
 		fflush(stdout);
 		if (o->delay_ms)	/* a deliberately slow reader */
-			pause_ms(o->delay_ms);
+			take_stop_signal(o->delay_ms);
 	}
 	sigprocmask(SIG_SETMASK, &orig, NULL);
 	free(pfd);
