@@ -21,7 +21,9 @@
  *   refused: ERRNO MESSAGE          (the first refusal, if any)
  *   messages: subscribed min MIN max MAX, refused max RMAX
  * Exit 0 when every namespace could be made and every SUBSCRIBE was
- * answered (acknowledged or refused).
+ * answered (acknowledged or refused).  "... own MS": each socket asks
+ * for a stream of its own instead (config interval MS, sections irq;
+ * one stream, a member in every namespace), joining no group.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -66,14 +68,29 @@ static int join(struct mnl_socket *sock, uint32_t grp)
 				     sizeof(grp));
 }
 
-static int send_subscribe(struct mnl_socket *sock, uint32_t seq)
+/* SUBSCRIBE; with @own_ms, for a stream of one's own at that interval. */
+static int send_subscribe_cfg(struct mnl_socket *sock, uint32_t seq,
+			      uint32_t own_ms)
 {
-	char msg[64];
+	char msg[128];
 	struct nlmsghdr *nlh = kstat_msg_put(msg, KSTAT_CMD_SUBSCRIBE,
 					     NLM_F_ACK);
+	struct nlattr *nest;
 
 	nlh->nlmsg_seq = seq;
+	if (own_ms) {
+		nest = mnl_attr_nest_start(nlh, KSTAT_A_CONFIG);
+		mnl_attr_put_u32(nlh, KSTAT_A_CONFIG_INTERVAL_MS, own_ms);
+		mnl_attr_put_u32(nlh, KSTAT_A_CONFIG_SECTIONS,
+				 KSTAT_SECTION_IRQ);
+		mnl_attr_nest_end(nlh, nest);
+	}
 	return mnl_socket_sendto(sock, nlh, nlh->nlmsg_len) < 0 ? -errno : 0;
+}
+
+static int send_subscribe(struct mnl_socket *sock, uint32_t seq)
+{
+	return send_subscribe_cfg(sock, seq, 0);
 }
 
 /* ---- subscribe-storm ---- */
@@ -258,14 +275,16 @@ static int netns_socket(const int sv[2])
 
 /* Bind, join and subscribe @fd; 0 when acknowledged, else the errno. */
 static int netns_subscribe_one(struct mnl_socket *sock, uint32_t grp,
-			       struct answer *ans)
+			       uint32_t own_ms, struct answer *ans)
 {
 	int one = 1;
 
-	if (mnl_socket_bind(sock, 0, MNL_SOCKET_AUTOPID) < 0 || join(sock, grp))
+	if (mnl_socket_bind(sock, 0, MNL_SOCKET_AUTOPID) < 0 ||
+	    (!own_ms && join(sock, grp)))
 		return errno;
 	mnl_socket_setsockopt(sock, NETLINK_EXT_ACK, &one, sizeof(one));
-	if (send_subscribe(sock, 1) || wait_answer(sock, 1, ans, ANSWER_MS))
+	if (send_subscribe_cfg(sock, 1, own_ms) ||
+	    wait_answer(sock, 1, ans, ANSWER_MS))
 		return errno ?: EIO;
 	return ans->kind == ANS_ERROR ? ans->err : EIO;
 }
@@ -290,7 +309,7 @@ static void netns_read(struct pollfd *pfd, unsigned long *msgs, int n,
 	}
 }
 
-static int netns_subscribe(int n, double secs)
+static int netns_subscribe(int n, double secs, uint32_t own_ms)
 {
 	struct mnl_socket **socks = calloc(n, sizeof(*socks));
 	unsigned long *msgs = calloc(n, sizeof(*msgs));
@@ -311,7 +330,7 @@ static int netns_subscribe(int n, double secs)
 			printf("netns: namespace %d could not be made\n", i);
 			return 2;
 		}
-		err[i] = netns_subscribe_one(socks[i], grp, &ans);
+		err[i] = netns_subscribe_one(socks[i], grp, own_ms, &ans);
 		if (!err[i]) {
 			acked++;
 		} else if (!refused++) {
@@ -346,8 +365,12 @@ int run_load(int argc, char **argv)
 		return subscribe_storm(atof(argv[1]), atof(argv[2]),
 				       argc == 4 ? atoi(argv[3]) : 2);
 	if (argc == 3 && !strcmp(argv[0], "netns-subscribe"))
-		return netns_subscribe(atoi(argv[1]), atof(argv[2]));
+		return netns_subscribe(atoi(argv[1]), atof(argv[2]), 0);
+	if (argc == 5 && !strcmp(argv[0], "netns-subscribe") &&
+	    !strcmp(argv[3], "own"))
+		return netns_subscribe(atoi(argv[1]), atof(argv[2]),
+				       strtoul(argv[4], NULL, 10));
 	fprintf(stderr, "usage: nlraw subscribe-storm RATE SECONDS [WORKERS] | "
-		"netns-subscribe N SECONDS\n");
+		"netns-subscribe N SECONDS [own MS]\n");
 	return 2;
 }
