@@ -11,43 +11,28 @@
 #include <uapi/linux/kstat.h>
 
 /* Common nested types */
-const struct nla_policy kstat_config_nl_policy[KSTAT_A_CONFIG_PERCPU + 1] = {
+const struct nla_policy kstat_config_nl_policy[KSTAT_A_CONFIG_NETNS + 1] = {
 	[KSTAT_A_CONFIG_INTERVAL_MS] = { .type = NLA_U32, },
 	[KSTAT_A_CONFIG_BATCH] = NLA_POLICY_RANGE(NLA_U32, 1, 64),
-	[KSTAT_A_CONFIG_KEYFRAME] = NLA_POLICY_RANGE(NLA_U32, 1, 3600),
 	[KSTAT_A_CONFIG_SECTIONS] = NLA_POLICY_MASK(NLA_U32, 0x7),
 	[KSTAT_A_CONFIG_PERCPU] = NLA_POLICY_MAX(NLA_U8, 1),
+	[KSTAT_A_CONFIG_NETNS] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
-const struct nla_policy kstat_limits_nl_policy[KSTAT_A_LIMITS_MAX_MEMBERS_NET + 1] = {
+const struct nla_policy kstat_limits_nl_policy[KSTAT_A_LIMITS_MAX_SUBSCRIPTIONS + 1] = {
 	[KSTAT_A_LIMITS_MIN_INTERVAL_MS] = { .type = NLA_U32, },
-	[KSTAT_A_LIMITS_MAX_STREAMS] = { .type = NLA_U32, },
-	[KSTAT_A_LIMITS_MAX_MEMBERS_USER] = { .type = NLA_U32, },
-	[KSTAT_A_LIMITS_MAX_MEMBERS_NET] = { .type = NLA_U32, },
+	[KSTAT_A_LIMITS_MAX_SUBSCRIPTIONS] = { .type = NLA_U32, },
 };
 
-/* KSTAT_CMD_CPU_GET - do */
-const struct nla_policy kstat_cpu_get_nl_policy[KSTAT_A_SEL_FLAGS + 1] = {
-	[KSTAT_A_SEL_CPU] = { .type = NLA_U32, },
-	[KSTAT_A_SEL_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x7),
-};
-
-/* KSTAT_CMD_IRQ_GET - do */
-const struct nla_policy kstat_irq_get_nl_policy[KSTAT_A_SEL_FLAGS + 1] = {
-	[KSTAT_A_SEL_IRQ] = { .type = NLA_U32, },
-	[KSTAT_A_SEL_IRQ_FIRST] = { .type = NLA_U32, },
-	[KSTAT_A_SEL_IRQ_LAST] = { .type = NLA_U32, },
-	[KSTAT_A_SEL_IRQ_LIST] = { .type = NLA_BINARY, },
-	[KSTAT_A_SEL_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x7),
-	[KSTAT_A_SEL_CPU_FIRST] = { .type = NLA_U32, },
-	[KSTAT_A_SEL_CPU_LAST] = { .type = NLA_U32, },
-};
-
-/* KSTAT_CMD_SOFTIRQ_GET - do */
-const struct nla_policy kstat_softirq_get_nl_policy[KSTAT_A_SEL_FLAGS + 1] = {
-	[KSTAT_A_SEL_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x7),
-	[KSTAT_A_SEL_CPU_FIRST] = { .type = NLA_U32, },
-	[KSTAT_A_SEL_CPU_LAST] = { .type = NLA_U32, },
+/* KSTAT_CMD_GET - do */
+const struct nla_policy kstat_get_nl_policy[KSTAT_A_IRQ_LIST + 1] = {
+	[KSTAT_A_SECTIONS] = NLA_POLICY_MASK(NLA_U32, 0x7),
+	[KSTAT_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x3),
+	[KSTAT_A_CPU_FIRST] = { .type = NLA_U32, },
+	[KSTAT_A_CPU_LAST] = { .type = NLA_U32, },
+	[KSTAT_A_IRQ_FIRST] = { .type = NLA_U32, },
+	[KSTAT_A_IRQ_LAST] = { .type = NLA_U32, },
+	[KSTAT_A_IRQ_LIST] = { .type = NLA_BINARY, },
 };
 
 /* KSTAT_CMD_CONFIG_GET - do */
@@ -74,26 +59,13 @@ const struct nla_policy kstat_unsubscribe_nl_policy[KSTAT_A_UNSPEC + 1] = {
 };
 
 /* Ops table for kstat */
-const struct genl_ops kstat_nl_ops[8] = {
+const struct genl_ops kstat_nl_ops[6] = {
 	{
-		.cmd		= KSTAT_CMD_CPU_GET,
-		.doit		= kstat_nl_cpu_get_doit,
-		.dumpit		= kstat_nl_cpu_get_dumpit,
-		.policy		= kstat_cpu_get_nl_policy,
-		.maxattr	= KSTAT_A_SEL_FLAGS,
-	},
-	{
-		.cmd		= KSTAT_CMD_IRQ_GET,
-		.doit		= kstat_nl_irq_get_doit,
-		.dumpit		= kstat_nl_irq_get_dumpit,
-		.policy		= kstat_irq_get_nl_policy,
-		.maxattr	= KSTAT_A_SEL_FLAGS,
-	},
-	{
-		.cmd		= KSTAT_CMD_SOFTIRQ_GET,
-		.doit		= kstat_nl_softirq_get_doit,
-		.policy		= kstat_softirq_get_nl_policy,
-		.maxattr	= KSTAT_A_SEL_FLAGS,
+		.cmd		= KSTAT_CMD_GET,
+		.doit		= kstat_nl_get_doit,
+		.dumpit		= kstat_nl_get_dumpit,
+		.policy		= kstat_get_nl_policy,
+		.maxattr	= KSTAT_A_IRQ_LIST,
 	},
 	{
 		.cmd		= KSTAT_CMD_CONFIG_GET,

@@ -12,14 +12,10 @@
 #include <uapi/linux/kstat.h>
 
 /* Common nested types */
-extern const struct nla_policy kstat_config_nl_policy[KSTAT_A_CONFIG_PERCPU + 1];
-extern const struct nla_policy kstat_limits_nl_policy[KSTAT_A_LIMITS_MAX_MEMBERS_NET + 1];
+extern const struct nla_policy kstat_config_nl_policy[KSTAT_A_CONFIG_NETNS + 1];
+extern const struct nla_policy kstat_limits_nl_policy[KSTAT_A_LIMITS_MAX_SUBSCRIPTIONS + 1];
 
-extern const struct nla_policy kstat_cpu_get_nl_policy[KSTAT_A_SEL_FLAGS + 1];
-
-extern const struct nla_policy kstat_irq_get_nl_policy[KSTAT_A_SEL_FLAGS + 1];
-
-extern const struct nla_policy kstat_softirq_get_nl_policy[KSTAT_A_SEL_FLAGS + 1];
+extern const struct nla_policy kstat_get_nl_policy[KSTAT_A_IRQ_LIST + 1];
 
 extern const struct nla_policy kstat_config_get_nl_policy[KSTAT_A_UNSPEC + 1];
 
@@ -32,13 +28,10 @@ extern const struct nla_policy kstat_subscribe_nl_policy[KSTAT_A_CONFIG + 1];
 extern const struct nla_policy kstat_unsubscribe_nl_policy[KSTAT_A_UNSPEC + 1];
 
 /* Ops table for kstat */
-extern const struct genl_ops kstat_nl_ops[8];
+extern const struct genl_ops kstat_nl_ops[6];
 
-int kstat_nl_cpu_get_doit(struct sk_buff *skb, struct genl_info *info);
-int kstat_nl_cpu_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
-int kstat_nl_irq_get_doit(struct sk_buff *skb, struct genl_info *info);
-int kstat_nl_irq_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
-int kstat_nl_softirq_get_doit(struct sk_buff *skb, struct genl_info *info);
+int kstat_nl_get_doit(struct sk_buff *skb, struct genl_info *info);
+int kstat_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int kstat_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info);
 int kstat_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info);
 int kstat_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info);

@@ -6,40 +6,30 @@
  * Conventions
  * - Every function that can fail returns 0 or a negative errno.  When the
  *   kernel rejected a request, kstat_last_error() returns its explanation
- *   (the extended ACK message), else a description of the errno.
+ *   (the extended ACK message), else a description of the errno; every
+ *   call that asks the kernel something empties it first.
  * - -ENOENT from kstat_open() means the "kstat" family is not registered:
- *   the kernel module is not loaded.
- * - Results are plain structs the caller owns and frees with the matching
- *   *_free() call.  Counters are as described in <linux/kstat.h>:
- *   nanoseconds for CPU time, counts for IRQs and softirqs.
+ *   the kernel module is not loaded (kstat_wait_family() waits for it).
+ * - Counts are 64-bit and never go back while an IRQ's descriptor lives
+ *   (the kernel extends them).  Per-CPU counts are the kernel's own
+ *   32-bit counters, which wrap as /proc/interrupts' do.  CPU time is in
+ *   nanoseconds.
  * - A handle is not thread-safe; use one per thread.
- * - ABI (libkstat.so.1, version nodes KSTAT_1 and, for streams of one's
- *   own, KSTAT_1.1; libkstat.map): every public struct can
- *   grow at its end without breaking a program built against an older,
- *   smaller one.  The library always learns the caller's size:
- *   - Structs the caller allocates and the library fills or reads
- *     (struct kstat_config, struct kstat_stats, struct kstat_sub_ops,
- *     struct kstat_cputime) are passed with their size: the
- *     kstat_*_get() / _set() / kstat_subscribe() names below are macros
- *     over the exported *_sz() functions that add sizeof(*ptr).
- *   - struct kstat_filter and struct kstat_sub_opts carry their size in
- *     their first field, set by KSTAT_FILTER_INIT / KSTAT_SUB_OPTS_INIT
- *     (they may be NULL, so no macro can add it).
- *   - Arrays of struct kstat_cputime the library returns (struct
- *     kstat_cpu_list, struct kstat_sample) are laid out at the caller's
- *     sizeof(struct kstat_cputime), passed by those macros too, so
- *     cpus[i] indexes right in old and new programs alike.
- *   Out: the library fills what fits in the caller's size and zeroes the
- *   rest, so new fields read as 0 (new callbacks as NULL); nr_ns says how
- *   many ns[] slots hold values.  In: a caller's struct larger than the
- *   library knows is accepted when the part it does not know is zero,
- *   else -E2BIG.  Any size below the 1.0 size (or, for an array stride,
- *   not a multiple of 8) is -EINVAL, with kstat_last_error() saying so.
- *   Structs the library allocates (lists, struct kstat_sample) may grow
- *   at their end too: never allocate or copy them yourself.  Not yet
- *   growable: the elements of the IRQ, softirq and arch arrays (struct
- *   kstat_irq, kstat_softirq, kstat_arch), and struct kstat_config
- *   inside struct kstat_sample, whose size sets the offsets after it.
+ *
+ * ABI (libkstat.so.2, version node KSTAT_2; libkstat.map)
+ * Every public struct can grow at its end:
+ * - structs the caller fills (struct kstat_query, kstat_sub_opts) carry
+ *   their size in their first field, set by their *_INIT macro;
+ * - structs the caller allocates and the library fills (struct
+ *   kstat_config, kstat_limits, kstat_stats, kstat_sub_ops) are passed
+ *   with their size by the macros over the *_sz() functions;
+ * - structs the library allocates (struct kstat_sample and the elements
+ *   of its arrays) carry the library's sizes: index the arrays with the
+ *   kstat_sample_*() macros, which step by the library's element size,
+ *   never with [].
+ * In: a caller's struct larger than the library knows is accepted when
+ * the part it does not know is zero, else -E2BIG; smaller than the 2.0
+ * size, -EINVAL.  Out: the library fills what fits the caller's size.
  */
 #ifndef LIBKSTAT_H
 #define LIBKSTAT_H
@@ -52,60 +42,66 @@
 extern "C" {
 #endif
 
-/*
- * What this header declares is the library's ABI: the library is built
- * with -fvisibility=hidden, and these declarations alone are default, so
- * libkstat.map can export kstat_* without internal names slipping in.
- */
 #pragma GCC visibility push(default)
 
 struct kstat_handle;
-struct kstat_percpu_pool;
+
+/* ---- the connection ---- */
 
 /* Connect to the kstat family.  -ENOENT: module not loaded. */
 int kstat_open(struct kstat_handle **hp);
+void kstat_close(struct kstat_handle *h);
 /*
- * Why the last kstat_open() of the calling thread failed ("" after a
- * success): there is no handle to ask.  Thread-local.
+ * Why the last call of the calling thread that had no handle to report
+ * to failed (kstat_open(), kstat_subscribe(), kstat_wait_family()); ""
+ * after a success.  Thread-local.
  */
 const char *kstat_open_error(void);
-void kstat_close(struct kstat_handle *h);
-
-/*
- * Why the last call on @h failed: the kernel's message when it sent one.
- * Every call that asks the kernel something (the GETs and SETs,
- * kstat_subscribe()) empties it first: after one that succeeded it is "".
- */
+/* Why the last call on @h failed ("" after a success). */
 const char *kstat_last_error(const struct kstat_handle *h);
 
-/* The kernel family's version (KSTAT_FAMILY_VERSION it registered). */
+/*
+ * The module's protocol version (CTRL_ATTR_VERSION).  The library
+ * accepts any version from KSTAT_FAMILY_VERSION's base, 5, on: later
+ * ones only add.  An older module is refused with -EPROTO.
+ */
 unsigned int kstat_family_version(const struct kstat_handle *h);
-/* Its generic netlink id, for tools that speak on their own socket. */
 int kstat_family_id(const struct kstat_handle *h);
 
 /*
- * What a request selects; mirrors the kernel's KSTAT_A_SEL_* attributes.
- * Start from KSTAT_FILTER_INIT: it sets @size to this header's
- * sizeof(struct kstat_filter), which lets the struct grow (see ABI
- * above); -1 means "not set, kernel default".  A NULL filter selects
- * nothing (the kernel's defaults).
+ * Wait until the kstat family is registered: 0 when it is, -ETIMEDOUT
+ * after @timeout_ms (-1: no limit), -EINTR when a signal arrived.
  */
-struct kstat_filter {
-	size_t size;			/* sizeof(struct kstat_filter) */
-	uint32_t flags;			/* KSTAT_F_* */
-	const uint32_t *irqs;		/* IRQ list for dumps, or NULL */
+int kstat_wait_family(int timeout_ms);
+
+/*
+ * How long a blocking call on @h waits for the kernel before it gives up
+ * with -ETIMEDOUT (default 10000 ms; -1: no limit).
+ */
+void kstat_set_timeout(struct kstat_handle *h, int timeout_ms);
+
+/* ---- reading the counters: GET ---- */
+
+/*
+ * What a GET selects.  Start from KSTAT_QUERY_INIT; -1 means "not set":
+ * all IRQs, every CPU id.
+ */
+struct kstat_query {
+	size_t size;			/* sizeof(struct kstat_query) */
+	uint32_t sections;		/* KSTAT_SECTION_*; 0: all */
+	uint32_t flags;			/* KSTAT_F_PERCPU, KSTAT_F_META */
+	int64_t irq_first, irq_last;	/* an IRQ range, or */
+	const uint32_t *irqs;		/* a list of IRQs (not both) */
 	size_t nr_irqs;
-	int64_t irq_first, irq_last;	/* IRQ range for dumps */
-	int64_t cpu_first, cpu_last;	/* range of per-CPU arrays */
-	/* New fields go here, at the end: KSTAT_FILTER_INIT sets them. */
+	int64_t cpu_first, cpu_last;	/* CPU ids of per-CPU detail */
+	/* New fields go here, at the end: KSTAT_QUERY_INIT sets them. */
 };
 
-#define KSTAT_FILTER_INIT { .size = sizeof(struct kstat_filter),	\
-			    .flags = 0, .irqs = NULL, .nr_irqs = 0,	\
-			    .irq_first = -1, .irq_last = -1,		\
-			    .cpu_first = -1, .cpu_last = -1 }
-
-/* ---- CPU time ---- */
+#define KSTAT_QUERY_INIT { .size = sizeof(struct kstat_query),		\
+			   .sections = 0, .flags = 0,			\
+			   .irq_first = -1, .irq_last = -1,		\
+			   .irqs = NULL, .nr_irqs = 0,			\
+			   .cpu_first = -1, .cpu_last = -1 }
 
 enum kstat_cputime_field {
 	KSTAT_CPUTIME_USER,
@@ -124,154 +120,162 @@ enum kstat_cputime_field {
 /* Field names as used in JSON: "user", "nice", ... "guest_nice". */
 const char *kstat_cputime_name(enum kstat_cputime_field f);
 
-/*
- * CPU time of one CPU.  Its size goes with every call that fills one
- * (the macros below add it), arrays of it are laid out at that size, and
- * @nr_ns says how many ns[] slots the library filled: the smaller of its
- * KSTAT_CPUTIME_NR and the caller's.  A field added later (a new
- * enum kstat_cputime_field) is a new ns[] slot at the end.
- */
+/* CPU time of one CPU, or of all of them (@cpu -1). */
 struct kstat_cputime {
-	int cpu;				/* -1: sum over all CPUs */
-	uint32_t nr_ns;				/* ns[] slots filled */
-	uint64_t ns[KSTAT_CPUTIME_NR];		/* nanoseconds */
+	int32_t cpu;
+	uint32_t reserved;
+	uint64_t ns[KSTAT_CPUTIME_NR];	/* user and nice include guest time,
+					 * as in /proc/stat */
+};
+
+/* One CPU's count: per-CPU counts are lists of the non-zero ones. */
+struct kstat_cpu_count {
+	uint32_t cpu;			/* CPU id */
+	uint32_t count;			/* the kernel's 32-bit counter */
 };
 
 /*
- * One CPU, or with @cpu == -1 the sum over all possible CPUs.  @size:
- * sizeof(*out) as the caller knows it.
+ * @cpu's count in a per-CPU list (0 when not listed): a binary search,
+ * for callers that print every CPU.
  */
-int kstat_cpu_get_sz(struct kstat_handle *h, int cpu,
-		     struct kstat_cputime *out, size_t size);
-#define kstat_cpu_get(h, cpu, out) \
-	kstat_cpu_get_sz((h), (cpu), (out), sizeof(*(out)))
-
-struct kstat_cpu_list {
-	size_t nr;
-	struct kstat_cputime *cpus;		/* online CPUs, ascending */
-	size_t cputime_size;			/* bytes per cpus[] element */
-};
-
-/*
- * Every online CPU.  @cputime_size: the caller's sizeof(struct
- * kstat_cputime), the stride of (*out)->cpus.
- */
-int kstat_cpu_list_get_sz(struct kstat_handle *h, struct kstat_cpu_list **out,
-			  size_t cputime_size);
-#define kstat_cpu_list_get(h, out) \
-	kstat_cpu_list_get_sz((h), (out), sizeof(struct kstat_cputime))
-void kstat_cpu_list_free(struct kstat_cpu_list *l);
-
-/* ---- IRQs ---- */
+uint32_t kstat_percpu_at(const struct kstat_cpu_count *percpu, size_t nr,
+			 uint32_t cpu);
 
 struct kstat_irq {
 	uint32_t irq;
-	uint64_t count;		/* total, wraps at 2^32 like the kernel's */
-	uint32_t *percpu;	/* nr_percpu counts from cpu_first, or NULL */
 	uint32_t nr_percpu;
-	/* with KSTAT_F_META; NULL / 0 when absent */
-	char *chip;
-	int has_hwirq;
-	uint64_t hwirq;
-	int level;		/* 1 level-triggered, 0 edge */
-	char *name;		/* flow handler name, e.g. "edge" */
-	char **actions;
-	size_t nr_actions;
-};
-
-/* An architecture counter row (x86: NMI, LOC, ...). */
-struct kstat_arch {
-	char *name;
-	char *desc;
 	uint64_t count;
-	uint32_t *percpu;
-	uint32_t nr_percpu;
+	const struct kstat_cpu_count *percpu;	/* with KSTAT_F_PERCPU */
+	/* with KSTAT_F_META, from a GET; NULL / 0 otherwise */
+	const char *chip;
+	const char *name;		/* flow handler, e.g. "edge" */
+	const char *const *actions;
+	size_t nr_actions;
+	uint64_t hwirq;
+	int has_hwirq;
+	int level;			/* 1 level-triggered, 0 edge */
+	int has_meta;
 };
-
-struct kstat_irq_list {
-	size_t nr;
-	struct kstat_irq *irqs;		/* in the order selected */
-	size_t nr_arch;
-	struct kstat_arch *arch;	/* with KSTAT_F_ARCH */
-	uint32_t cpu_first;		/* CPU id of percpu[0] */
-	/* from dumps only (has_totals) */
-	int has_totals;
-	uint64_t intr_sum;		/* /proc/stat "intr" total */
-	uint32_t nr_irqs;		/* the kernel's nr_irqs */
-	uint8_t *online;		/* online CPU bitmap */
-	size_t online_len;		/* bytes */
-	/*
-	 * The library's, never touch: the blocks the per-CPU arrays of a
-	 * packed dump are carved from (one allocation for thousands of
-	 * IRQs, not one each); kstat_irq_list_free() frees them.
-	 */
-	struct kstat_percpu_pool *percpu_pool;
-	/*
-	 * Since KSTAT_1.2, from dumps: the rows of /proc/interrupts the
-	 * module cannot read, space-separated ("MCE MCP ERR MIS" on x86
-	 * when kstat is a module, not built into the kernel), or NULL.
-	 * MCE, MCP and ERR count in /proc/stat's intr: intr_sum is less by
-	 * them.
-	 */
-	char *arch_unread;
-};
-
-/* Every IRQ the filter selects (a dump).  Retries if the set changes. */
-int kstat_irq_list_get(struct kstat_handle *h, const struct kstat_filter *f,
-		       struct kstat_irq_list **out);
-/* One IRQ (a do request).  -ENOENT: no such IRQ. */
-int kstat_irq_get(struct kstat_handle *h, uint32_t irq,
-		  const struct kstat_filter *f, struct kstat_irq_list **out);
-void kstat_irq_list_free(struct kstat_irq_list *l);
-
-/* ---- softirqs ---- */
 
 struct kstat_softirq {
 	uint32_t vec;
-	char *name;
-	uint64_t count;
-	uint32_t *percpu;
 	uint32_t nr_percpu;
+	const char *name;		/* "HI", "TIMER", ... */
+	uint64_t count;
+	const struct kstat_cpu_count *percpu;
 };
 
-struct kstat_softirq_list {
-	size_t nr;
-	struct kstat_softirq *vecs;
-	uint32_t cpu_first;
-	uint8_t *online;
+/* An architecture row of /proc/interrupts (x86: NMI, LOC, ...). */
+struct kstat_arch {
+	const char *name;
+	const char *desc;
+	uint64_t count;
+	const struct kstat_cpu_count *percpu;
+	uint32_t nr_percpu;
+	uint32_t reserved;
+};
+
+/*
+ * One reading of the counters: what a GET answered, or a sample of a
+ * subscription.  The library allocates it; read its arrays with the
+ * kstat_sample_*() macros.
+ */
+struct kstat_sample {
+	size_t size;			/* the library's sizeof */
+	uint64_t seq;			/* its stream's; 0 from a GET */
+	uint64_t timestamp_ns;		/* CLOCK_BOOTTIME of the reading */
+	uint32_t generation;		/* changes with the IRQ set or the
+					 * online CPUs */
+	uint32_t sections;		/* KSTAT_SECTION_* it carries */
+	int from_get;			/* read by a GET: a subscription's
+					 * first sample, the state on joining */
+	uint32_t cpu_first;		/* first CPU id of per-CPU detail */
+
+	/* KSTAT_SECTION_CPU */
+	const struct kstat_cputime *cpu_total;	/* all CPUs, or NULL */
+	const void *cpus;		/* each CPU's (with percpu), ascending */
+	size_t nr_cpus, cputime_size;
+
+	/* KSTAT_SECTION_IRQ */
+	const void *irqs;		/* ascending IRQ numbers */
+	size_t nr_irqs, irq_size;
+	const void *arch;
+	size_t nr_arch, arch_size;
+	uint64_t intr_sum;		/* /proc/stat's "intr", less arch_unread */
+	uint32_t kernel_nr_irqs;	/* the kernel's nr_irqs */
+	uint32_t reserved;
+	const uint8_t *online;		/* online CPU bitmap */
 	size_t online_len;
+	const char *arch_unread;	/* rows the module cannot read,
+					 * space-separated ("MCE MCP ERR MIS"),
+					 * or NULL */
+
+	/* KSTAT_SECTION_SOFTIRQ */
+	const void *softirqs;
+	size_t nr_softirqs, softirq_size;
+	/* New fields go here, at the end. */
 };
 
-int kstat_softirq_get(struct kstat_handle *h, const struct kstat_filter *f,
-		      struct kstat_softirq_list **out);
-void kstat_softirq_list_free(struct kstat_softirq_list *l);
+#define kstat_sample_cpu(s, i)						\
+	((const struct kstat_cputime *)((const char *)(s)->cpus +	\
+					(size_t)(i) * (s)->cputime_size))
+#define kstat_sample_irq(s, i)						\
+	((const struct kstat_irq *)((const char *)(s)->irqs +		\
+				    (size_t)(i) * (s)->irq_size))
+#define kstat_sample_arch(s, i)						\
+	((const struct kstat_arch *)((const char *)(s)->arch +		\
+				     (size_t)(i) * (s)->arch_size))
+#define kstat_sample_softirq(s, i)					\
+	((const struct kstat_softirq *)((const char *)(s)->softirqs +	\
+					(size_t)(i) * (s)->softirq_size))
 
-/* ---- summary configuration and producer telemetry ---- */
+/* The IRQ numbered @irq in @s, or NULL: a binary search. */
+const struct kstat_irq *kstat_sample_find_irq(const struct kstat_sample *s,
+					      uint32_t irq);
+/* Is @cpu set in @s's online bitmap? */
+int kstat_cpu_is_online(const struct kstat_sample *s, unsigned int cpu);
+
+/*
+ * Read what @q selects (a dump: one reading, however many messages) and
+ * wait for it, at most the handle's timeout.  @q NULL: everything,
+ * totals only.  *@out is freed with kstat_sample_free().
+ */
+int kstat_get(struct kstat_handle *h, const struct kstat_query *q,
+	      struct kstat_sample **out);
+void kstat_sample_free(struct kstat_sample *s);
+
+/*
+ * The same, for an event loop: kstat_get_send() sends the request and
+ * returns; poll kstat_fd() for POLLIN and call kstat_get_recv(), which
+ * reads what is queued without blocking: -EAGAIN until the answer is
+ * whole, then 0 and *@out.  One GET at a time per handle (-EBUSY).
+ */
+int kstat_get_send(struct kstat_handle *h, const struct kstat_query *q);
+int kstat_fd(const struct kstat_handle *h);
+int kstat_get_recv(struct kstat_handle *h, struct kstat_sample **out);
+
+/* ---- the default stream's configuration, limits, telemetry ---- */
 
 struct kstat_config {
-	uint32_t interval_ms;		/* >= KSTAT_INTERVAL_MIN_MS */
-	uint32_t batch;			/* samples per notification */
-	uint32_t keyframe;		/* a full sample every N batches */
+	uint32_t interval_ms;		/* 10 .. 60000 */
+	uint32_t batch;			/* samples sent together, 1 .. 64 */
 	uint32_t sections;		/* KSTAT_SECTION_* */
-	int percpu;			/* per-CPU IRQ counts in samples */
+	int percpu;			/* per-CPU detail in samples */
+	int netns;			/* answer outside the initial netns */
 };
 
-/* Which fields kstat_config_set() changes. */
+/* Which fields kstat_config_set() changes, and kstat_sub_opts asks. */
 enum kstat_config_field {
 	KSTAT_CONFIG_INTERVAL	= 1 << 0,
 	KSTAT_CONFIG_BATCH	= 1 << 1,
-	KSTAT_CONFIG_KEYFRAME	= 1 << 2,
-	KSTAT_CONFIG_SECTIONS	= 1 << 3,
-	KSTAT_CONFIG_PERCPU	= 1 << 4,
+	KSTAT_CONFIG_SECTIONS	= 1 << 2,
+	KSTAT_CONFIG_PERCPU	= 1 << 3,
+	KSTAT_CONFIG_NETNS	= 1 << 4,
 };
 
-/* @size: sizeof(*cfg) as the caller knows it; -EINVAL if too small. */
 int kstat_config_get_sz(struct kstat_handle *h, struct kstat_config *cfg,
 			size_t size);
-/*
- * Needs CAP_NET_ADMIN: -EPERM otherwise.  -E2BIG: @cfg is larger than
- * this library knows and the part it does not know is not zero.
- */
+/* Needs CAP_NET_ADMIN: -EPERM otherwise. */
 int kstat_config_set_sz(struct kstat_handle *h, const struct kstat_config *cfg,
 			size_t size, unsigned int fields);
 #define kstat_config_get(h, cfg) \
@@ -279,27 +283,39 @@ int kstat_config_set_sz(struct kstat_handle *h, const struct kstat_config *cfg,
 #define kstat_config_set(h, cfg, fields) \
 	kstat_config_set_sz((h), (cfg), sizeof(*(cfg)), (fields))
 
+/* What subscribers without CAP_NET_ADMIN may ask. */
+struct kstat_limits {
+	uint32_t min_interval_ms;	/* the interval floor */
+	uint32_t max_subscriptions;	/* own subscriptions per uid */
+};
+
+enum kstat_limits_field {
+	KSTAT_LIMITS_MIN_INTERVAL	= 1 << 0,
+	KSTAT_LIMITS_MAX_SUBSCRIPTIONS	= 1 << 1,
+};
+
+int kstat_limits_get_sz(struct kstat_handle *h, struct kstat_limits *l,
+			size_t size);
+int kstat_limits_set_sz(struct kstat_handle *h, const struct kstat_limits *l,
+			size_t size, unsigned int fields);
+#define kstat_limits_get(h, l) kstat_limits_get_sz((h), (l), sizeof(*(l)))
+#define kstat_limits_set(h, l, fields) \
+	kstat_limits_set_sz((h), (l), sizeof(*(l)), (fields))
+
 struct kstat_stats {
-	uint64_t samples_taken;
-	uint64_t summaries_sent;
-	uint64_t messages_sent;
-	uint64_t delivery_failures;	/* multicasts some listener missed */
-	uint64_t alloc_failures;
-	uint64_t build_ns_last;
-	uint64_t build_ns_max;
-	uint64_t build_ns_total;	/* all samples: mean = total / taken */
-	uint64_t keyframe_bytes;	/* size of the last full sample */
-	uint64_t delta_bytes;		/* size of the last delta sample */
-	uint32_t generation;
-	int listening;			/* the group has listeners */
-	int running;			/* the producer is running */
-	/*
-	 * Since KSTAT_1.1, every stream's (0 from an older module): the
-	 * producer's ticks, each one reading of the counters shared by the
-	 * streams due at it, and their whole time.
-	 */
-	uint64_t ticks;
+	uint64_t ticks;			/* readings of the counters */
 	uint64_t tick_ns_total;
+	uint64_t tick_ns_max;
+	uint64_t samples;		/* samples sent */
+	uint64_t messages;
+	uint64_t bytes;
+	uint64_t delivery_failures;	/* messages some reader missed */
+	uint64_t alloc_failures;
+	uint32_t subscriptions;		/* with a config of their own */
+	uint32_t interval_ms;		/* the producer's tick */
+	uint32_t generation;
+	int running;
+	int listening;			/* the default stream has listeners */
 };
 
 int kstat_stats_get_sz(struct kstat_handle *h, struct kstat_stats *st,
@@ -308,302 +324,121 @@ int kstat_stats_get_sz(struct kstat_handle *h, struct kstat_stats *st,
 
 /* ---- subscriptions ----
  *
- * A subscription has its own socket, joined to the "summary" group, with
- * a large receive buffer.  The library reassembles batches split over
- * several messages, applies deltas onto the last full state and hands the
- * callback complete, absolute counters.  IRQ counts are 64-bit here.
+ * A subscription has its own socket.  Without options it joins the
+ * default stream (the "summary" group, at the admin's configuration);
+ * with options it is the socket's own: its interval (down to the
+ * limits' floor without CAP_NET_ADMIN), sections and per-CPU choice,
+ * whatever the admin sets later.
  *
- * Loss is never silent: a gap in sequence numbers, or a socket overrun
- * (ENOBUFS), calls ops->lost with how many samples were missed; no sample
- * is delivered again until a keyframe has rebuilt the state.  After an
- * overrun that is at once: the library sends SUBSCRIBE again (its
- * snapshot is a keyframe) and looks the family up again (a reload's
- * notification may have been lost with the rest).
- * Samples that are not new (seq below the next expected: already in the
- * snapshot, or a copy from another network namespace) are dropped
- * silently.
+ * Every sample is whole (absolute counts), so the callback gets each
+ * one as the kernel sent it.  The first one comes at once: on joining,
+ * the library reads the same sections with a GET (from_get set), then
+ * passes on what the kernel pushes.  A sample split in parts is passed
+ * on when all its parts have come.
  *
- * Joining late costs nothing: the kernel answers SUBSCRIBE with a
- * snapshot, a keyframe of its latest sample, so the first dispatch after
- * kstat_subscribe() delivers a sample at once.
+ * Loss is never silent: ops->lost(n, why) comes before the next sample
+ * with n the samples missed (from the gap in seq): KSTAT_LOST_OVERRUN if
+ * the socket's buffer overflowed, KSTAT_LOST_GAP otherwise.  A sample
+ * whose parts did not all come is KSTAT_LOST_PARTIAL (n 1).  Nothing else
+ * is needed to recover: the next sample is whole.
  *
- * The module may go away and come back (rmmod, modprobe): the
- * subscription follows it through nlctrl's "notify" group.  When the
- * family is unregistered, ops->family(0) is called and nothing arrives;
- * when it is registered again, the library joins its "summary" group
- * (whose id may have changed), subscribes again, calls ops->family(1),
- * and the snapshot resyncs it.  The first sample after that is preceded
- * by one ops->lost(n, KSTAT_LOST_RELOAD): the new module's seq restarts at
- * 0, @n is how many of its samples came before ours (often 0), and every
- * counter restarted from the new module's start.  A module of another
- * wire format (family version) is not joined: ops->family(0), then
- * ops->lost(0, KSTAT_LOST_VERSION), and kstat_sub_dispatch() returns
- * -EPROTO with what to install in kstat_sub_last_error().
+ * The module may go away and come back: ops->family(0) when it goes,
+ * and when it is back the library joins again, reads the state with a
+ * GET, calls ops->family(1), then ops->lost(0, KSTAT_LOST_RELOAD) before
+ * that sample: every count restarted with the module.  A module older
+ * than the protocol's base is not joined: ops->lost(0,
+ * KSTAT_LOST_VERSION), and kstat_sub_dispatch() returns -EPROTO once,
+ * kstat_sub_last_error() saying what to install.
  *
- * Callbacks run inside kstat_sub_dispatch() / kstat_sub_loop().  They
- * may call kstat_unsubscribe() (no callback follows; the dispatch frees
- * the subscription on its way out) and kstat_sub_break(); they must not
- * dispatch the same subscription (-EBUSY) nor keep the sample.
- */
-struct kstat_sample {
-	uint64_t seq;
-	uint64_t timestamp_ns;		/* CLOCK_BOOTTIME */
-	uint32_t generation;
-	int keyframe;			/* this sample was sent in full */
-	int config_changed;		/* config is new with this sample */
-	struct kstat_config config;
-	uint32_t sections;		/* sections this sample carries */
-	struct kstat_cputime *cpus;	/* online CPUs, then the total (-1),
-					 * at the caller's cputime_size */
-	size_t nr_cpus;
-	struct kstat_irq *irqs;		/* by IRQ number; no metadata */
-	size_t nr_irqs;
-	const uint32_t *irqs_changed;	/* IRQ numbers this sample carried */
-	size_t nr_irqs_changed;
-	struct kstat_softirq *softirqs;
-	size_t nr_softirqs;
-	struct kstat_arch *arch;
-	size_t nr_arch;
-	uint64_t intr_sum;
-	/*
-	 * Since KSTAT_1.1.  The stream the sample came in: 0 for the default
-	 * stream, else the kernel's id of the subscription's own stream
-	 * (kstat_subscribe_opts()), whose config is @config above (from its
-	 * keyframes: a stream's config never changes).
-	 */
-	uint32_t stream;
-};
-
-/*
- * Why samples were lost, as ops->lost() says.  A client must accept
- * reasons a newer libkstat adds: kstat_lost_reason_name() names every one
- * (an unknown one "unknown"), so that no client keeps a table of its own.
+ * A receive buffer that cannot hold one sample is said: ops->warning()
+ * (or stderr) with the size needed, and after 8 samples lost so in a
+ * row kstat_sub_dispatch() returns -ENOBUFS.
+ *
+ * Callbacks run inside kstat_sub_dispatch() / kstat_sub_loop(); they may
+ * call kstat_sub_break() and kstat_unsubscribe() (the dispatch frees it
+ * on its way out), and must not keep the sample.
  */
 enum kstat_lost_reason {
 	KSTAT_LOST_GAP,		/* sequence numbers jumped */
 	KSTAT_LOST_OVERRUN,	/* the socket buffer overflowed (ENOBUFS) */
-	KSTAT_LOST_PARTIAL,	/* a batch arrived incomplete */
-	KSTAT_LOST_RELOAD,	/* the module was reloaded: counters restart */
-	KSTAT_LOST_VERSION,	/* the module was replaced by one of another
-				 * wire format: nothing comes until a module
-				 * of this library's is loaded;
-				 * kstat_sub_last_error() says what to install
-				 */
+	KSTAT_LOST_PARTIAL,	/* a sample arrived without all its parts */
+	KSTAT_LOST_RELOAD,	/* the module was reloaded: counts restart */
+	KSTAT_LOST_VERSION,	/* a module of an older protocol: nothing
+				 * comes until one of this library's base */
 };
 
 /* "gap", "overrun", "partial", "reload", "version"; else "unknown". */
 const char *kstat_lost_reason_name(enum kstat_lost_reason why);
 
 struct kstat_sub_ops {
-	/* A complete sample; valid until the callback returns. */
+	/* A whole sample; valid until the callback returns. */
 	void (*sample)(const struct kstat_sample *s, void *arg);
-	/* @lost samples are missing (0: unknown yet, an overrun). */
 	void (*lost)(uint64_t lost, enum kstat_lost_reason why, void *arg);
-	/*
-	 * The kstat family went away (@present 0: the module is unloading)
-	 * or came back (1: subscribed again).  May be NULL.
-	 */
+	/* The module went away (0) or came back (1).  May be NULL. */
 	void (*family)(int present, void *arg);
-	/*
-	 * Advice for the user, once per cause: today, that the receive
-	 * buffer cannot hold the stream's largest burst, the size it needs
-	 * and what to grant.  May be NULL: the library then writes it to
-	 * stderr, as one "libkstat: warning: ..." line.
-	 */
+	/* Advice for the user; NULL: a "libkstat: warning: " line on stderr. */
 	void (*warning)(const char *msg, void *arg);
 	/* New callbacks go here, at the end (passed with the size). */
 };
 
-struct kstat_sub;
+/* Flags of struct kstat_sub_opts. */
+enum kstat_sub_flags {
+	/*
+	 * Start without the module: the subscription waits for the family
+	 * (ops->family(1) when it comes) instead of failing with -ENOENT.
+	 */
+	KSTAT_SUB_WAIT		= 1 << 0,
+};
 
-/*
- * Default receive buffer of a subscription socket, asked for with
- * SO_RCVBUFFORCE (granted with CAP_NET_ADMIN) and else SO_RCVBUF, which
- * the kernel caps at net.core.rmem_max: kstat_sub_rcvbuf() tells what
- * was obtained.
- */
-#define KSTAT_SUB_RCVBUF_DEFAULT	(4 << 20)
-
-/*
- * Join the summary group (and nlctrl's "notify") and send SUBSCRIBE,
- * which starts the kernel's producer.  @rcvbuf: the socket receive buffer
- * in bytes, kept; 0 for KSTAT_SUB_RCVBUF_DEFAULT, grown when the
- * stream's bursts need more (see ops->warning).
- *
- * It does not wait for the kernel's answer: the snapshot (or an error) is
- * read by kstat_sub_dispatch(), so the fd is readable at once and an
- * event loop gets the first sample from its first dispatch.  If the
- * kernel refused SUBSCRIBE, that dispatch returns its negative errno and
- * kstat_sub_last_error() the kernel's explanation.
- */
-int kstat_subscribe_sz(struct kstat_handle *h, const struct kstat_sub_ops *ops,
-		       size_t ops_size, size_t cputime_size, void *arg,
-		       int rcvbuf, struct kstat_sub **subp);
-/*
- * @ops is read with the caller's sizeof: -EINVAL if it lacks sample and
- * lost, -E2BIG if it has non-NULL callbacks this library does not know.
- * @cputime_size: the caller's sizeof(struct kstat_cputime), the stride
- * of kstat_sample's cpus[]; -EINVAL below the 1.0 size.
- * On failure kstat_last_error(h) explains (the subscription is gone).
- */
-#define kstat_subscribe(h, ops, arg, rcvbuf, subp) \
-	kstat_subscribe_sz((h), (ops), sizeof(*(ops)),			\
-			   sizeof(struct kstat_cputime), (arg), (rcvbuf), (subp))
-/*
- * The receive buffer the kernel granted, in bytes as asked for (it
- * reports and accounts twice that): less than asked when SO_RCVBUFFORCE
- * was not permitted and net.core.rmem_max is lower.
- */
-int kstat_sub_rcvbuf(const struct kstat_sub *sub);
-void kstat_unsubscribe(struct kstat_sub *sub);
-/* The fd to poll for POLLIN. */
-int kstat_sub_fd(const struct kstat_sub *sub);
-/*
- * Handle what is queued without blocking, at most 16 messages a call (so
- * that a steady flow cannot keep the caller from its other descriptors;
- * the descriptor stays readable for the rest, so watch it level-triggered,
- * not with EPOLLET): samples delivered, or -errno (a socket error,
- * SUBSCRIBE refused, subscribing again after a reload failed).
- */
-int kstat_sub_dispatch(struct kstat_sub *sub);
-/*
- * Block and dispatch until kstat_sub_break(), kstat_unsubscribe() from a
- * callback (0), or an error.
- */
-int kstat_sub_loop(struct kstat_sub *sub);
-/*
- * From a callback: the dispatch or loop running it returns after the
- * current message.  It applies to that call only.
- */
-void kstat_sub_break(struct kstat_sub *sub);
-/* Samples reported lost so far. */
-uint64_t kstat_sub_lost(const struct kstat_sub *sub);
-/* Why the last call on @sub failed. */
-const char *kstat_sub_last_error(const struct kstat_sub *sub);
-
-/* ---- streams of one's own (KSTAT_1.1) ----
- *
- * kstat_subscribe() joins the default stream: the "summary" group, at the
- * configuration an admin sets with kstat_config_set().  A subscription
- * may instead ask for a stream of its own, at its interval, with its
- * sections and per-CPU choice (and batch and keyframe cadence): the
- * kernel keeps one stream per distinct choice, shared by the readers
- * asking the same, and unicasts its summaries to each member, so no
- * group is joined.  An admin's later CONFIG_SET does not change it.
- *
- * Everything said of subscriptions above holds, with two differences:
- * - after an overrun the kernel resyncs the member itself (its next
- *   message is a snapshot): the library does not send SUBSCRIBE again,
- *   it only looks the family up (a reload may have been lost too);
- * - after a reload (the family back, of this library's version: the
- *   check stays at every join) the library sends the same options again.
- * The kernel refuses what the admin's limits (struct kstat_limits) do not
- * allow an unprivileged reader: EINVAL below the interval floor, EBUSY
- * over the stream limit, EUSERS over a member limit.  As for SUBSCRIBE
- * errors in general, the first kstat_sub_dispatch() returns it and
- * kstat_sub_last_error() has the kernel's text.  The socket leaves its
- * stream when it closes (kstat_unsubscribe()).
- */
+/* Start from KSTAT_SUB_OPTS_INIT. */
 struct kstat_sub_opts {
 	size_t size;		/* sizeof(struct kstat_sub_opts) */
-	uint32_t fields;	/* enum kstat_config_field: those asked for;
-				 * the others take the default stream's
-				 * values at the time of SUBSCRIBE
-				 */
-	uint32_t interval_ms;	/* KSTAT_CONFIG_INTERVAL */
-	uint32_t sections;	/* KSTAT_CONFIG_SECTIONS: KSTAT_SECTION_* */
-	int percpu;		/* KSTAT_CONFIG_PERCPU */
-	uint32_t batch;		/* KSTAT_CONFIG_BATCH */
-	uint32_t keyframe;	/* KSTAT_CONFIG_KEYFRAME */
+	uint32_t fields;	/* KSTAT_CONFIG_INTERVAL, _SECTIONS, _PERCPU
+				 * asked for (0: the default stream); the
+				 * others take the default stream's values */
+	uint32_t interval_ms;
+	uint32_t sections;
+	int percpu;
+	uint32_t flags;		/* enum kstat_sub_flags */
+	int rcvbuf;		/* socket receive buffer, bytes; 0: default */
 	/* New fields go here, at the end: KSTAT_SUB_OPTS_INIT zeroes them. */
 };
 
-/* Start from this: it sets @size, which lets the struct grow. */
 #define KSTAT_SUB_OPTS_INIT { .size = sizeof(struct kstat_sub_opts),	\
-			      .fields = 0 }
+			      .fields = 0, .flags = 0, .rcvbuf = 0 }
+
+/* Default receive buffer: SO_RCVBUFFORCE, else SO_RCVBUF (rmem_max). */
+#define KSTAT_SUB_RCVBUF_DEFAULT	(4 << 20)
+
+struct kstat_sub;
 
 /*
- * kstat_subscribe() with @opts: a stream of its own (NULL: the default
- * stream, as kstat_subscribe()).  @opts is read with the size it
- * carries: -EINVAL below the KSTAT_1.1 size or with unknown @fields
- * bits, -E2BIG with fields this library does not know set.
+ * Subscribe (@opts NULL: the default stream).  It does not wait for the
+ * kernel: the fd is readable at once and the first dispatch delivers
+ * the first sample, or the kernel's refusal as a negative errno (with
+ * kstat_sub_last_error()).  On failure here, kstat_open_error() says why.
  */
-int kstat_subscribe_opts_sz(struct kstat_handle *h,
-			    const struct kstat_sub_ops *ops, size_t ops_size,
-			    size_t cputime_size,
-			    const struct kstat_sub_opts *opts, void *arg,
-			    int rcvbuf, struct kstat_sub **subp);
-#define kstat_subscribe_opts(h, ops, opts, arg, rcvbuf, subp)		\
-	kstat_subscribe_opts_sz((h), (ops), sizeof(*(ops)),		\
-				sizeof(struct kstat_cputime), (opts),	\
-				(arg), (rcvbuf), (subp))
+int kstat_subscribe_sz(const struct kstat_sub_ops *ops, size_t ops_size,
+		       const struct kstat_sub_opts *opts, void *arg,
+		       struct kstat_sub **subp);
+#define kstat_subscribe(ops, opts, arg, subp) \
+	kstat_subscribe_sz((ops), sizeof(*(ops)), (opts), (arg), (subp))
+void kstat_unsubscribe(struct kstat_sub *sub);
+/* The fd to poll for POLLIN (level-triggered). */
+int kstat_sub_fd(const struct kstat_sub *sub);
 /*
- * The subscription's stream: 0 for the default stream, else the id its
- * last summary carried (0 until the first came).
+ * Handle what is queued without blocking, at most 16 messages a call:
+ * the samples delivered, or -errno.
  */
-uint32_t kstat_sub_stream(const struct kstat_sub *sub);
-
-/*
- * What unprivileged readers may ask of streams of their own; readers
- * with CAP_NET_ADMIN are held to KSTAT_INTERVAL_MIN_MS only.  Passed
- * with its size, as struct kstat_config.
- */
-struct kstat_limits {
-	uint32_t min_interval_ms;	/* shortest interval */
-	uint32_t max_streams;		/* streams besides the default */
-	uint32_t max_members_user;	/* own-stream members per uid */
-	uint32_t max_members_net;	/* ... per network namespace */
-};
-
-/* Which fields kstat_limits_set() changes. */
-enum kstat_limits_field {
-	KSTAT_LIMITS_MIN_INTERVAL	= 1 << 0,
-	KSTAT_LIMITS_MAX_STREAMS	= 1 << 1,
-	KSTAT_LIMITS_MAX_MEMBERS_USER	= 1 << 2,
-	KSTAT_LIMITS_MAX_MEMBERS_NET	= 1 << 3,
-};
-
-/* -EOPNOTSUPP: the module has no streams (older than this library). */
-int kstat_limits_get_sz(struct kstat_handle *h, struct kstat_limits *l,
-			size_t size);
-/* Needs CAP_NET_ADMIN: -EPERM otherwise. */
-int kstat_limits_set_sz(struct kstat_handle *h, const struct kstat_limits *l,
-			size_t size, unsigned int fields);
-#define kstat_limits_get(h, l) kstat_limits_get_sz((h), (l), sizeof(*(l)))
-#define kstat_limits_set(h, l, fields) \
-	kstat_limits_set_sz((h), (l), sizeof(*(l)), (fields))
-
-/* One stream of summaries, as STATS_GET lists them. */
-struct kstat_stream {
-	uint32_t id;			/* 0: the default stream */
-	uint32_t members;		/* sockets (0 for the default: it
-					 * multicasts) */
-	uint64_t samples;		/* samples sent */
-	uint64_t bytes;			/* bytes sent, all members */
-	uint64_t resyncs;		/* snapshots to members that overran */
-	struct kstat_config config;
-	uint32_t reserved;		/* 0 */
-};
-
-struct kstat_stream_list {
-	size_t nr;
-	struct kstat_stream *streams;	/* the default first */
-	size_t stream_size;		/* bytes per streams[] element */
-};
-
-/*
- * Every stream.  @stream_size: the caller's sizeof(struct kstat_stream),
- * the stride of (*out)->streams.
- */
-int kstat_stream_list_get_sz(struct kstat_handle *h,
-			     struct kstat_stream_list **out,
-			     size_t stream_size);
-#define kstat_stream_list_get(h, out) \
-	kstat_stream_list_get_sz((h), (out), sizeof(struct kstat_stream))
-void kstat_stream_list_free(struct kstat_stream_list *l);
-
-/* Is @cpu set in an online bitmap from the kernel? */
-int kstat_cpu_is_online(const uint8_t *online, size_t len, unsigned int cpu);
+int kstat_sub_dispatch(struct kstat_sub *sub);
+/* Block and dispatch until kstat_sub_break(), unsubscribe, or an error. */
+int kstat_sub_loop(struct kstat_sub *sub);
+void kstat_sub_break(struct kstat_sub *sub);
+/* Samples reported lost so far. */
+uint64_t kstat_sub_lost(const struct kstat_sub *sub);
+/* The receive buffer the kernel granted, bytes. */
+int kstat_sub_rcvbuf(const struct kstat_sub *sub);
+const char *kstat_sub_last_error(const struct kstat_sub *sub);
 
 #pragma GCC visibility pop
 
