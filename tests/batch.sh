@@ -1,11 +1,10 @@
 #!/bin/bash
 # Proves: `kstat -b FILE` with 100 commands prints exactly what the same
 # 100 commands print when run one by one, in text and in JSON (counters
-# held still with irqsim IRQs).  A third of them are list dumps of 2 to 16
-# IRQs in a mixed order: in a batch they share one handle, whose next dump
-# starts its array at the size the last one needed, capped by the list
-# (libkstat's size hint), so it grows from a smaller hint and starts from
-# a larger one; one by one, each dump starts from nothing.
+# held still with irqsim IRQs).  A third of them are GETs of a list of 2
+# to 16 IRQs in a mixed order: in a batch they share one handle (and its
+# buffers, grown by the larger answers before the smaller ones), one by
+# one each starts from nothing.
 # leave-out: userspace-only
 source tests/lib.sh
 

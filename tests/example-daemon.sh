@@ -18,7 +18,7 @@ require_kstat
 
 BIN=$KSTAT_ROOT/examples/kstat-irqrate
 [[ -x $BIN ]] || t_fail "$BIN is not built (make examples)"
-t_cleanup "$KSTAT" config set interval 1000 batch 1 keyframe 10 sections all percpu off
+t_cleanup config_reset
 PID=
 stop_daemon() { if [[ -n $PID ]]; then kill -KILL "$PID" 2>/dev/null; fi; true; }
 t_cleanup stop_daemon

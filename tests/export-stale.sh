@@ -1,6 +1,6 @@
 #!/bin/bash
 # Proves: kstat_exporter_up is honest about a producer that stops.  With
-# kstat.ko's test-only fault_samples the kernel drops every sample (as on
+# kstat.ko's test-only fail_ticks the producer's ticks fail (as on
 # ENOMEM) while the module stays loaded and the subscription stays up: no
 # sample for 3 intervals and the exporter says kstat_exporter_up 0 (HTTP
 # and textfile, data families withdrawn), with
@@ -13,7 +13,7 @@ source tests/lib.sh
 require_cmd curl
 require_kstat
 
-fault=/sys/module/kstat/parameters/fault_samples
+fault=/sys/module/kstat/parameters/fail_ticks
 [[ -e $fault ]] || t_fail "$fault does not exist"
 fault_off() { echo 0 > "$fault"; }
 t_cleanup fault_off

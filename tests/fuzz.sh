@@ -10,7 +10,7 @@
 # timeout: 120
 source tests/lib.sh
 require_kstat
-t_cleanup "$KSTAT" config set interval 1000 batch 1 keyframe 10 sections all percpu off
+t_cleanup config_reset
 
 SEED=20261130
 t_log "nlraw fuzz -n 100000 -d 25 -s $SEED"

@@ -38,7 +38,7 @@ awk -v n="$cpus" '/kstat-sim/ { sub(":", "", $1); line = $1;
 	/proc/interrupts | sort -n >"$TMPDIR/proc"
 
 "$KSTAT" config set interval 250 keyframe 2 batch 1 percpu on
-t_cleanup "$KSTAT" config set interval 1000 keyframe 10 batch 1 percpu off
+t_cleanup config_reset
 failed=$(jq -r .alloc_failures <<<"$("$KSTAT" -j stats)")
 
 timeout "$(t_scaled 60)" "$KSTAT" -j monitor count 4 >"$TMPDIR/m" ||

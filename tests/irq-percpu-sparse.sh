@@ -29,7 +29,7 @@ n=256
 irqsim_load irqs=$n
 t_cleanup irqsim_unload
 "$KSTAT" config set interval 200 keyframe 1 batch 1 percpu off
-t_cleanup "$KSTAT" config set interval 1000 keyframe 10 batch 1 percpu off
+t_cleanup config_reset
 
 cpus=$(getconf _NPROCESSORS_ONLN)
 possible=$(possible_cpus)

@@ -212,11 +212,21 @@ boottime_ns() {
 	"$KSTAT_ROOT/tests/tools/nlraw" boottime
 }
 
-# monitor_samples FILE: the (seq, timestamp) pairs in FILE, the output of
-# `kstat -j monitor`, one per line, sorted and unique.  FILE may still be
-# written: jq stops at a partial last line.
+# `kstat -j monitor` prints JSON Lines: samples ({"seq": N, "timestamp_ns":
+# ..., ...}), losses ({"lost": N, "reason": ...}) and family events.  A
+# subscriber's first sample is the state it read by a GET on joining
+# ("from_get": true, docs/protocol.md "State at once"), taken when it
+# joined, not a tick of the producer: the helpers below that speak of
+# spacing, lateness or samples common to several readers (T_PUSHED) leave
+# it out; monitor_count and monitor_wait count it (it is a sample).
+T_SAMPLE='select(.seq != null)'
+T_PUSHED='select(.seq != null and (.from_get // false | not))'
+
+# monitor_samples FILE: the (seq, timestamp) pairs of the producer's
+# samples in FILE, the output of `kstat -j monitor`, one per line, sorted
+# and unique.  FILE may still be written: jq stops at a partial last line.
 monitor_samples() {
-	jq -c 'select(.seq != null) | [.seq, .timestamp_ns]' "$1" 2>/dev/null | sort -u
+	jq -c "$T_PUSHED | [.seq, .timestamp_ns]" "$1" 2>/dev/null | sort -u
 }
 
 # common_samples FILE...: how many (seq, timestamp) pairs every FILE holds.
@@ -227,19 +237,19 @@ common_samples() {
 
 # monitor_count FILE [AFTER_NS]: how many samples FILE, the output of
 # `kstat -j monitor` (may still be written), holds that were taken after
-# AFTER_NS (CLOCK_BOOTTIME ns, default 0).
+# AFTER_NS (CLOCK_BOOTTIME ns, default 0), the one read on joining included.
 monitor_count() {
-	{ jq -c --argjson t "${2:-0}" 'select(.seq != null and .timestamp_ns > $t) | .seq' \
+	{ jq -c --argjson t "${2:-0}" "$T_SAMPLE"' | select(.timestamp_ns > $t) | .seq' \
 		"$1" 2>/dev/null || true; } | wc -l
 }
 
-# monitor_spacing FILE FROM_NS TO_NS: "N MIN MAX GAPS" of the samples in
-# FILE (`kstat -j monitor` output) taken between FROM_NS and TO_NS
-# (CLOCK_BOOTTIME): how many, the shortest and longest spacing of
+# monitor_spacing FILE FROM_NS TO_NS: "N MIN MAX GAPS" of the producer's
+# samples in FILE (`kstat -j monitor` output) taken between FROM_NS and
+# TO_NS (CLOCK_BOOTTIME): how many, the shortest and longest spacing of
 # consecutive ones in ms, and how many seq numbers are missing among them.
 monitor_spacing() {
 	jq -s -r --argjson a "$2" --argjson b "$3" '
-		[.[] | select(.seq != null and .timestamp_ns >= $a and .timestamp_ns <= $b)] |
+		[.[] | '"$T_PUSHED"' | select(.timestamp_ns >= $a and .timestamp_ns <= $b)] |
 		unique_by(.seq) as $s |
 		[range(1; $s | length) | ($s[.].timestamp_ns - $s[. - 1].timestamp_ns) / 1e6] as $d |
 		[range(1; $s | length) | $s[.].seq - $s[. - 1].seq - 1] as $g |
@@ -247,15 +257,16 @@ monitor_spacing() {
 }
 
 # monitor_late FILE FROM_NS TO_NS INTERVAL_MS [PERCENT]: "N LATE MAX_MS"
-# of the samples in FILE taken between FROM_NS and TO_NS: how many, how
-# many came more than PERCENT (default 10) % of INTERVAL_MS after their
-# slot on the producer's grid (seq * interval from the earliest-phased
-# one), and the latest by how many ms.  One host stall makes one sample
-# late, and the spacing on either side of it wrong: this counts it once.
+# of the producer's samples in FILE taken between FROM_NS and TO_NS: how
+# many, how many came more than PERCENT (default 10) % of INTERVAL_MS
+# after their slot on the reader's schedule (seq * interval from the
+# earliest-phased one), and the latest by how many ms.  One host stall
+# makes one sample late, and the spacing on either side of it wrong: this
+# counts it once.
 monitor_late() {
 	jq -s -r --argjson a "$2" --argjson b "$3" --argjson i "$4" \
 		--argjson p "${5:-10}" '
-		[.[] | select(.seq != null and .timestamp_ns >= $a and .timestamp_ns <= $b)] |
+		[.[] | '"$T_PUSHED"' | select(.timestamp_ns >= $a and .timestamp_ns <= $b)] |
 		unique_by(.seq) | map(.timestamp_ns / 1e6 - .seq * $i) |
 		(min // 0) as $m | map(. - $m) |
 		"\(length) \(map(select(. > $i * $p / 100)) | length) \(max // 0 | floor)"' "$1"
@@ -265,8 +276,22 @@ monitor_late() {
 # FROM_NS, on one line (for a failure's message).
 monitor_times() {
 	jq -s -r --argjson a "$2" --argjson b "$3" '
-		[.[] | select(.seq != null and .timestamp_ns >= $a and .timestamp_ns <= $b)] |
+		[.[] | '"$T_PUSHED"' | select(.timestamp_ns >= $a and .timestamp_ns <= $b)] |
 		unique_by(.seq) | map("\(.seq):\((.timestamp_ns - $a) / 1e6 | floor)") | join(" ")' "$1"
+}
+
+# stat_of KEY: KEY of `kstat -j stats` (the producer's telemetry: ticks,
+# tick_ns_total, samples, delivery_failures, alloc_failures,
+# subscriptions, running, listening, generation, ...).
+stat_of() {
+	"$KSTAT" -j stats | jq -r ".$1"
+}
+
+# config_reset: the default stream's config and the limits as a fresh
+# module has them (docs/protocol.md, "Config" and "Limits"), for t_cleanup.
+config_reset() {
+	"$KSTAT" config set interval 1000 batch 1 sections all percpu off netns off \
+		min-interval 250 max-subscriptions 64
 }
 
 _t_monitor_has() { (($(monitor_count "$1" "$3") >= $2)); }
@@ -350,6 +375,13 @@ kstat_loaded() { [[ -d /sys/module/kstat ]]; }
 kstat_load() {
 	if kstat_loaded; then _t_rmmod kstat; fi
 	_t_insmod "$KSTAT_KO" "$@"
+}
+
+# kstat_load_interval MS: (re)load kstat.ko, then set the default
+# stream's interval to MS (a fresh module starts at 1000 ms).
+kstat_load_interval() {
+	kstat_load
+	"$KSTAT" config set interval "$1" >/dev/null || t_fail "config set interval $1 failed"
 }
 
 # kstat_unload: unload kstat.ko if it is loaded.

@@ -10,7 +10,7 @@
 source tests/lib.sh
 require_cmd unshare jq
 require_kstat
-t_cleanup "$KSTAT" config set interval 1000 batch 1 keyframe 10 sections all percpu off
+t_cleanup config_reset
 
 in_net() { unshare --net -- "$@"; }
 in_userns() { unshare --user --map-root-user --net -- "$@"; }

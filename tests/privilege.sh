@@ -1,10 +1,11 @@
 #!/bin/bash
 # Proves: a user with uid 65534 and no capability at all reads everything
-# (each GET do and dump, CONFIG_GET, STATS_GET, joining "summary" and
-# SUBSCRIBE: through the CLI and as raw requests), and every state change
-# is refused with EPERM: CONFIG_SET with each field, valid or not, empty,
-# missing, as a dump (tests/tools/nlraw cases unpriv), and the CLI's
-# `config set` (exit 1, "CAP_NET_ADMIN"), the configuration unchanged.
+# (GET do and dump of every section, CONFIG_GET, STATS_GET, joining
+# "summary" and SUBSCRIBE: through the CLI and as raw requests), and every
+# change of the config or the limits is refused with EPERM: CONFIG_SET
+# with each field, valid or not, empty, missing, as a dump (tests/tools/
+# nlraw cases unpriv), and the CLI's `config set` (exit 1,
+# "CAP_NET_ADMIN"), the configuration and limits unchanged.
 # CAP_NET_ADMIN alone, without root, is enough to change it.
 #
 # The kstat.ko code it runs, other tests run too: the reads are root's
@@ -15,7 +16,7 @@
 source tests/lib.sh
 require_cmd setpriv jq
 require_kstat
-t_cleanup "$KSTAT" config set interval 1000 batch 1 keyframe 10 sections all percpu off
+t_cleanup config_reset
 
 NOCAPS=(--reuid 65534 --regid 65534 --clear-groups --inh-caps=-all --bounding-set=-all)
 nobody() { setpriv "${NOCAPS[@]}" -- "$@"; }
@@ -54,8 +55,9 @@ t_log "$(tail -n 1 <<<"$out")"
 
 # The CLI's config set, field by field: refused, nothing changes.
 before=$("$KSTAT" -j config show)
-for change in "interval 500" "batch 2" "keyframe 3" "sections cpu" "percpu on" \
-	"interval 5" "interval 200 batch 4 keyframe 2 sections irq percpu on"; do
+for change in "interval 500" "batch 2" "sections cpu" "percpu on" "netns on" \
+	"min-interval 10" "max-subscriptions 1000" "interval 5" \
+	"interval 200 batch 4 sections irq percpu on"; do
 	# shellcheck disable=SC2086
 	assert_exit 1 nobody "$KSTAT" config set $change
 	assert_match '^kstat: .*CAP_NET_ADMIN' "$T_ERR" "unprivileged config set $change"

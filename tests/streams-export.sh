@@ -13,7 +13,7 @@
 source tests/lib.sh
 require_cmd jq
 require_kstat
-t_cleanup "$KSTAT" config set interval 1000 batch 1 keyframe 10 sections all percpu off
+t_cleanup config_reset
 "$KSTAT" config set interval 1000 sections all
 
 file=$TMPDIR/streams-export.prom

@@ -16,7 +16,7 @@
 source tests/lib.sh
 require_cmd setpriv jq
 require_kstat
-t_cleanup "$KSTAT" config set interval 1000 batch 1 keyframe 10 sections all percpu off
+t_cleanup config_reset
 
 nobody() {
 	setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all \

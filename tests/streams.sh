@@ -13,7 +13,7 @@
 source tests/lib.sh
 require_kstat
 require_cmd jq python3
-t_cleanup "$KSTAT" config set interval 1000 batch 1 keyframe 10 sections all
+t_cleanup config_reset
 S=tests/helpers/streams.py
 
 secs=$(t_scaled 8)

@@ -5,7 +5,7 @@
 # once for 15 s (5 minutes in tests/long/stress-5min.sh, `make stress`).
 # Every GET succeeds, every configuration change is applied (the last one
 # is in force), every subscriber accounts for every sample (no seq jump
-# without a loss report, resyncs only on keyframes), the counters still
+# without a loss report), the counters still
 # bracket /proc afterwards, and dmesg stays clean (the harness checks).
 # The body is tests/helpers/stress-lib.sh.
 # timeout: 300

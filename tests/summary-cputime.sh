@@ -10,7 +10,7 @@
 # timeout: 300
 source tests/lib.sh
 require_cmd jq
-t_cleanup "$KSTAT" config set interval 1000 batch 1 keyframe 10 sections all
+t_cleanup config_reset
 
 online=$(nproc)
 possible=$(possible_cpus)

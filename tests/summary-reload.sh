@@ -16,7 +16,8 @@ require_cmd jq curl
 
 PORT=19587
 URL=http://127.0.0.1:$PORT/metrics
-kstat_load interval_ms=100
+t_cleanup config_reset
+kstat_load_interval 100
 
 # The monitor's events in order: "F true|false", "S seq", "L reason".
 events() {
@@ -73,7 +74,7 @@ t_log "gone: monitor and watch said so, exporter up 0 after $before samples"
 sleep 0.5
 assert_eq 0 "$(samples_after false)" "monitor samples while the module is gone"
 
-kstat_load interval_ms=100
+kstat_load_interval 100
 fresh() { (($(samples_after true) >= 3)); }
 wait_until 30 fresh
 # After the back line: a reload loss, then the new module's samples, whose

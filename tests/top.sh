@@ -20,7 +20,8 @@ require_cmd tmux jq cc pgrep
 require_kstat
 
 SFX=$'\xc3\xa9'		# "é" in UTF-8: one column, two bytes
-kstat_load interval_ms=100
+t_cleanup config_reset
+kstat_load_interval 100
 irqsim_load irqs=1500 "suffix=$SFX"
 IRQ=$(irqsim_irq 7)
 
@@ -103,7 +104,7 @@ t_log "resized to 52x15: $(pane | grep -A1 -E '^ *IRQ +RATE' | tail -n 1)"
 
 kstat_unload_busy
 wait_until 30 pane_has 'kstat module gone'
-kstat_load interval_ms=100
+kstat_load_interval 100
 wait_until 30 first_is "$IRQ kstat-sim-7$SFX"
 pane_has 'kstat module gone' && t_fail "still says gone after the module is back"
 t_log "gone and back"

@@ -3,8 +3,9 @@
 # under valgrind memcheck: 0 errors and 0 definite leaks
 # (--error-exitcode, --errors-for-leak-kinds=definite) over show in text
 # and JSON (per-CPU counts, IRQ lists and ranges), the /proc printers,
-# config and stats, monitor and watch over live summaries (keyframes and
-# deltas), and batch mode itself.  Two valgrind runs of a batch each
+# config and stats, monitor and watch over live summaries (batches of two
+# samples, the default stream and subscriptions of their own), and batch
+# mode itself.  Two valgrind runs of a batch each
 # (valgrind under TCG costs ~20 s a start).  The host unit tests cover the
 # parsers the same way (userspace/tests/test_memory.sh).
 # timeout: 300
@@ -12,15 +13,15 @@
 source tests/lib.sh
 require_cmd valgrind
 require_kstat
-t_cleanup "$KSTAT" config set interval 1000 batch 1 keyframe 10
+t_cleanup config_reset
 
 irqsim_load irqs=16
 t_cleanup irqsim_unload
 irqsim_fire 3 0 5
 irq=$(irqsim_irq 3)
-# Summaries every 100 ms, two samples a batch, a keyframe every other
-# batch: monitor and watch get keyframes and deltas within a second.
-"$KSTAT" config set interval 100 batch 2 keyframe 2
+# Summaries every 100 ms, two samples a batch: monitor gets batches
+# within a second; watch subscribes with its own interval.
+"$KSTAT" config set interval 100 batch 2
 
 # vg NAME ARGS...: kstat ARGS under memcheck; fail on any report.
 vg() {
@@ -47,11 +48,12 @@ softirqs
 config show
 stats
 monitor count 3
+monitor interval 100ms sections irq percpu on count 2
 watch cpu interval 0.2 count 2
 watch softirq interval 0.2 count 1
 EOT
 vg text -b "$TMPDIR/text"
-assert_eq 3 "$(grep -c '^seq ' <<<"$T_OUT")" "samples printed by monitor count 3"
+assert_eq 5 "$(grep -c '^seq ' <<<"$T_OUT")" "samples printed by monitor count 3 and count 2"
 assert_match '^all ' "$T_OUT" "watch cpu output"
 t_log "text batch: exit 0, valgrind silent"
 

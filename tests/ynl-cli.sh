@@ -39,7 +39,7 @@ if [[ ! -f $YNL/tools/net/ynl/cli.py ]]; then
 fi
 SPEC=$KSTAT_ROOT/docs/netlink/specs/kstat.yaml
 NOCAPS=(--reuid 65534 --regid 65534 --clear-groups --inh-caps=-all --bounding-set=-all)
-t_cleanup "$KSTAT" config set interval 1000 batch 1 keyframe 10 sections all percpu off
+t_cleanup config_reset
 
 # ynl ARGS...: cli.py, JSON out, no schema (validated once, below).
 ynl() { python3 "$YNL/tools/net/ynl/cli.py" --spec "$SPEC" --no-schema --output-json "$@"; }

@@ -8,7 +8,7 @@
 # timeout: 7200
 source tests/lib.sh
 require_kstat
-t_cleanup "$KSTAT" config set interval 1000 batch 1 keyframe 10 sections all percpu off
+t_cleanup config_reset
 
 COUNT=1000000
 SEED=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')

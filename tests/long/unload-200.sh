@@ -50,7 +50,7 @@ stress_unload_run() {
 	stress_cycles "$CYCLES" 16 1
 	figure "unload: $CYCLES cycles, $CYC_SAMPLES samples received, none taken after rmmod; rmmod refused first (dump in flight) in $CYC_BUSY_FIRST cycles, $CYC_TRIES rmmod calls in all; dump not yet begun at rmmod in $CYC_DUMP_LATE"
 	stress_bg_stop
-	"$KSTAT" config set interval 1000 batch 1 keyframe 10 sections all percpu off
+	config_reset
 	stress_mem_snapshot unload
 	python3 tests/helpers/slabdiff.py "$STRESS_DIR" "$MIN_OBJS" "$MIN_KB" >&2 ||
 		t_fail "memory grew over the unload cycles (see the table above)"
