@@ -14,8 +14,13 @@
  * is sound an answer must come (the ACK or error, or a dump's
  * NLMSG_DONE): none within SECONDS is a hang.  When no answer is certain
  * (dropped framing, no NLM_F_ACK), a CONFIG_GET ping must be answered
- * instead.  A second socket joins and leaves "summary" at random and
- * drains what the producer sends it.
+ * instead.  A second socket joins and leaves "summary" at random (and
+ * starts the default stream on joining) and drains what the producer
+ * sends it; the first one gets the samples of the subscriptions the
+ * random SUBSCRIBEs make, read while it waits for answers.
+ *
+ * As root, random CONFIG_SETs change the default stream's config and the
+ * limits: both are put back as they were found at the end.
  *
  * The same seed gives the same messages.  nlmsg_type is never mutated to
  * another family: only the kstat family, netlink control types (< 16)
@@ -70,9 +75,9 @@ static bool chance(unsigned int percent)
 static uint32_t interesting(void)
 {
 	static const uint32_t v[] = {
-		0, 1, 2, 3, 7, 8, 9, 10, 11, 15, 16, 63, 64, 65, 255, 256,
-		3599, 3600, 3601, 8192, 8193, 65535, 3600000, 3600001,
-		0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff,
+		0, 1, 2, 3, 4, 7, 8, 9, 10, 11, 15, 16, 63, 64, 65, 249, 250,
+		251, 255, 256, 257, 8192, 16382, 59999, 60000, 60001, 65535,
+		65536, 65537, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff,
 	};
 
 	if (chance(15))
@@ -133,22 +138,35 @@ static void put_config(void)
 		n->nla_type &= ~NLA_F_NESTED;
 	for (i = 0; i < count; i++) {
 		uint16_t t = below(KSTAT_A_CONFIG_MAX + 2);
+		bool u8 = t == KSTAT_A_CONFIG_PERCPU || t == KSTAT_A_CONFIG_NETNS;
 
-		put_value(t, t == KSTAT_A_CONFIG_PERCPU && chance(90) ? 1 : 4);
+		put_value(t, u8 && chance(90) ? 1 : 4);
 	}
+	mnl_attr_nest_end(req, n);
+}
+
+static void put_limits(void)
+{
+	struct nlattr *n = mnl_attr_nest_start(req, KSTAT_A_LIMITS);
+	unsigned int i, count = below(4);
+
+	if (chance(5))
+		n->nla_type &= ~NLA_F_NESTED;
+	for (i = 0; i < count; i++)
+		put_value(below(KSTAT_A_LIMITS_MAX + 2), 4);
 	mnl_attr_nest_end(req, n);
 }
 
 static void put_irq_list(void)
 {
-	static uint32_t list[9000];
-	unsigned int i, n = chance(3) ? below(9000) : below(16);
+	static uint32_t list[16400];
+	unsigned int i, n = chance(3) ? below(16400) : below(16);
 
 	if (!room(n * 4))
 		n = 0;
 	for (i = 0; i < n; i++)
 		list[i] = chance(80) ? below(64) : interesting();
-	mnl_attr_put(req, type_flags(KSTAT_A_SEL_IRQ_LIST), n * 4, list);
+	mnl_attr_put(req, type_flags(KSTAT_A_IRQ_LIST), n * 4, list);
 }
 
 /* Random attributes nested up to @depth levels; random types and sizes. */
@@ -185,20 +203,26 @@ static void header(uint8_t cmd, bool dump)
 static void gen_request(void)
 {
 	uint8_t cmd = chance(95) ? 1 + below(KSTAT_CMD_MAX) : rnd();
-	bool dump = cmd <= KSTAT_CMD_IRQ_GET ? chance(50) : chance(5);
+	bool dump = cmd == KSTAT_CMD_GET ? chance(50) : chance(5);
 	unsigned int i, count = below(5);
 
 	header(cmd, dump);
-	if (cmd == KSTAT_CMD_CONFIG_SET && chance(85))
+	if ((cmd == KSTAT_CMD_CONFIG_SET && chance(85)) ||
+	    (cmd == KSTAT_CMD_SUBSCRIBE && chance(60)))
 		put_config();
+	if (cmd == KSTAT_CMD_CONFIG_SET && chance(30))
+		put_limits();
 	for (i = 0; i < count; i++) {
-		uint16_t t = chance(85) ? KSTAT_A_SEL_CPU + below(8) :
+		/* mostly GET's attributes: sections .. irq-list */
+		uint16_t t = chance(85) ? KSTAT_A_SECTIONS + below(7) :
 			     below(KSTAT_A_MAX + 3);
 
-		if (t == KSTAT_A_SEL_IRQ_LIST)
+		if (t == KSTAT_A_IRQ_LIST)
 			put_irq_list();
 		else if (t == KSTAT_A_CONFIG)
 			put_config();
+		else if (t == KSTAT_A_LIMITS)
+			put_limits();
 		else
 			put_value(t, 4);
 	}
@@ -358,9 +382,12 @@ static void drain_sub(void)
 	}
 }
 
+/* Join (and start the default stream: SUBSCRIBE, no ACK) or leave. */
 static void toggle_membership(void)
 {
 	int opt = joined ? NETLINK_DROP_MEMBERSHIP : NETLINK_ADD_MEMBERSHIP;
+	char msg[64];
+	struct nlmsghdr *nlh;
 
 	if (!mnl_socket_setsockopt(sub, opt, &grp, sizeof(grp))) {
 		joined = !joined;
@@ -368,6 +395,10 @@ static void toggle_membership(void)
 			st.joins++;
 		else
 			st.leaves++;
+	}
+	if (joined) {
+		nlh = kstat_msg_put(msg, KSTAT_CMD_SUBSCRIBE, 0);
+		mnl_socket_sendto(sub, nlh, nlh->nlmsg_len);
 	}
 }
 
@@ -453,7 +484,9 @@ int run_fuzz(int argc, char **argv)
 	unsigned long n = 10000, i;
 	double limit = 0;
 	uint64_t seed = time(NULL) ^ ((uint64_t)getpid() << 32);
-	int bufsize = 8 << 20, opt;
+	int bufsize = 8 << 20, opt, err;
+	struct kconfig saved;
+	struct answer a;
 	double t0;
 
 	while ((opt = getopt(argc, argv, "n:s:t:d:")) != -1) {
@@ -476,7 +509,13 @@ int run_fuzz(int argc, char **argv)
 		}
 	}
 	rng = seed ? seed : 1;
-	ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	ncpu = possible_cpus();
+	err = config_read(nl, &saved, &a);
+	if (err) {
+		fprintf(stderr, "fuzz: CONFIG_GET: %s \"%s\"\n", strerror(err),
+			a.msg);
+		return 1;
+	}
 	printf("fuzz: seed %llu, %lu messages\n", (unsigned long long)seed, n);
 	fflush(stdout);
 	/* big receive buffers: an overrun would hide an answer */
@@ -505,5 +544,12 @@ int run_fuzz(int argc, char **argv)
 	mnl_socket_close(sub);
 	if (!ping())
 		st.hangs++;
+	/* a user without CAP_NET_ADMIN changed nothing: EPERM is fine */
+	err = config_write(nl, &saved, &a);
+	if (err && err != EPERM) {
+		fprintf(stderr, "fuzz: putting the config back: %s \"%s\"\n",
+			strerror(err), a.msg);
+		return 1;
+	}
 	return st.hangs || st.lost ? 1 : 0;
 }

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * irqdump FLAGS [FIRST LAST]: an IRQ_GET dump through libkstat, one line
- * per IRQ: "IRQ COUNT" then, with KSTAT_F_PERCPU (1), its per-CPU counts
- * from CPU 0 on.  Tests compare it with /proc/interrupts: it shows what
- * the library made of the kernel's encoding, whichever it was.
- * irqdump nr: the kernel's nr_irqs, from a totals dump's trailer.
+ * irqdump FLAGS [FIRST LAST]: a GET (the irq section) through libkstat,
+ * one line per IRQ: "IRQ COUNT" then, with KSTAT_F_PERCPU (1), its
+ * per-CPU counts of CPU ids 0 .. nr_cpu_ids - 1 (the possible CPUs), 0
+ * for the CPUs its list leaves out.  FLAGS 2 (meta) adds nothing to the
+ * lines but asks for the descriptions.  Tests compare it with
+ * /proc/interrupts: it shows what the library made of the kernel's
+ * encoding (IRQS runs, per-CPU records as pairs or dense).
+ * irqdump nr: the kernel's nr_irqs (NR_IRQS of the reply).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -13,13 +16,32 @@
 
 #include <libkstat.h>
 
+/* nr_cpu_ids: one past the last possible CPU id. */
+static unsigned int possible_cpus(void)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "r");
+	char line[256], *p;
+
+	if (!f || !fgets(line, sizeof(line), f)) {
+		if (f)
+			fclose(f);
+		return 1;
+	}
+	fclose(f);
+	p = strrchr(line, ',');
+	p = p ? p + 1 : line;
+	if (strchr(p, '-'))
+		p = strchr(p, '-') + 1;
+	return strtoul(p, NULL, 10) + 1;
+}
+
 int main(int argc, char **argv)
 {
-	struct kstat_filter f = KSTAT_FILTER_INIT;
-	struct kstat_irq_list *l;
+	struct kstat_query q = KSTAT_QUERY_INIT;
+	struct kstat_sample *s;
 	struct kstat_handle *h;
+	unsigned int ncpu = possible_cpus(), c;
 	size_t i;
-	uint32_t c;
 	int err, nr_only;
 
 	if (argc != 2 && argc != 4) {
@@ -27,31 +49,35 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	nr_only = !strcmp(argv[1], "nr");
-	f.flags = nr_only ? 0 : strtoul(argv[1], NULL, 0);
+	q.sections = KSTAT_SECTION_IRQ;
+	q.flags = nr_only ? 0 : strtoul(argv[1], NULL, 0);
 	if (argc == 4) {
-		f.irq_first = strtol(argv[2], NULL, 0);
-		f.irq_last = strtol(argv[3], NULL, 0);
+		q.irq_first = strtol(argv[2], NULL, 0);
+		q.irq_last = strtol(argv[3], NULL, 0);
 	}
 	err = kstat_open(&h);
 	if (err) {
-		fprintf(stderr, "irqdump: kstat_open: %d\n", err);
+		fprintf(stderr, "irqdump: kstat_open: %s\n", kstat_open_error());
 		return 1;
 	}
-	err = kstat_irq_list_get(h, &f, &l);
+	err = kstat_get(h, &q, &s);
 	if (err) {
 		fprintf(stderr, "irqdump: %s\n", kstat_last_error(h));
 		kstat_close(h);
 		return 1;
 	}
 	if (nr_only)
-		printf("%" PRIu32 "\n", l->nr_irqs);
-	for (i = 0; !nr_only && i < l->nr; i++) {
-		printf("%" PRIu32 " %" PRIu64, l->irqs[i].irq, l->irqs[i].count);
-		for (c = 0; c < l->irqs[i].nr_percpu; c++)
-			printf(" %" PRIu32, l->irqs[i].percpu[c]);
+		printf("%" PRIu32 "\n", s->kernel_nr_irqs);
+	for (i = 0; !nr_only && i < s->nr_irqs; i++) {
+		const struct kstat_irq *irq = kstat_sample_irq(s, i);
+
+		printf("%" PRIu32 " %" PRIu64, irq->irq, irq->count);
+		for (c = 0; (q.flags & KSTAT_F_PERCPU) && c < ncpu; c++)
+			printf(" %" PRIu32, kstat_percpu_at(irq->percpu,
+							    irq->nr_percpu, c));
 		putchar('\n');
 	}
-	kstat_irq_list_free(l);
+	kstat_sample_free(s);
 	kstat_close(h);
 	return 0;
 }

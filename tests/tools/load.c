@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nlraw load: what any user may make kstat do, at scale (issue 26).
+ * nlraw load: what any user may make kstat do, at scale.
  *
  * "nlraw subscribe-storm RATE SECONDS [WORKERS]": WORKERS processes
  * (default 2), each with a socket joined to "summary", send SUBSCRIBE
- * with an ACK asked for, RATE a second between them, paced on a grid
- * (a late one goes at once, none is skipped), and read everything that
- * comes back.  A SUBSCRIBE is handled in its sendmsg(), so the rate
- * reached says how long each took.  Prints
+ * (the default stream: no config) with an ACK asked for, RATE a second
+ * between them, paced on a grid (a late one goes at once, none is
+ * skipped), and read everything that comes back.  A SUBSCRIBE is
+ * handled in its sendmsg() and reads no counters, so the rate reached
+ * says how long each took.  Prints
  *   storm: sent N in S.SS s (R/s), acked A, failed F, overruns O
  * and, for a failure, its errno and extended-ACK message.  Exit 0 when
  * no SUBSCRIBE was refused (answers lost to this socket's own full
@@ -22,8 +23,11 @@
  *   messages: subscribed min MIN max MAX, refused max RMAX
  * Exit 0 when every namespace could be made and every SUBSCRIBE was
  * answered (acknowledged or refused).  "... own MS": each socket asks
- * for a stream of its own instead (config interval MS, sections irq;
- * one stream, a member in every namespace), joining no group.
+ * for a subscription of its own instead (config interval MS, sections
+ * irq), joining no group.  Outside the initial network namespace kstat
+ * answers only when the admin set config netns (EPERM otherwise); a user
+ * without CAP_NET_ADMIN has at most limits max-subscriptions of its own
+ * (EUSERS).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -68,7 +72,7 @@ static int join(struct mnl_socket *sock, uint32_t grp)
 				     sizeof(grp));
 }
 
-/* SUBSCRIBE; with @own_ms, for a stream of one's own at that interval. */
+/* SUBSCRIBE; with @own_ms, a subscription of one's own at that interval. */
 static int send_subscribe_cfg(struct mnl_socket *sock, uint32_t seq,
 			      uint32_t own_ms)
 {

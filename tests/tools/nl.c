@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <linux/genetlink.h>
@@ -12,6 +13,7 @@
 
 struct mnl_socket *nl;
 uint16_t family;
+uint32_t family_version;
 char buf[1 << 20];
 
 static int ctrl_attr_cb(const struct nlattr *a, void *data)
@@ -19,6 +21,9 @@ static int ctrl_attr_cb(const struct nlattr *a, void *data)
 	if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID &&
 	    mnl_attr_validate(a, MNL_TYPE_U16) == 0)
 		*(uint16_t *)data = mnl_attr_get_u16(a);
+	if (mnl_attr_get_type(a) == CTRL_ATTR_VERSION &&
+	    mnl_attr_validate(a, MNL_TYPE_U32) == 0)
+		family_version = mnl_attr_get_u32(a);
 	return MNL_CB_OK;
 }
 
@@ -180,7 +185,8 @@ static long long now_ms(void)
 }
 
 /* Scan one datagram; 1 when it held our answer. */
-static int scan(const char *data, int n, uint32_t seq, struct answer *ans)
+static int scan(const char *data, int n, uint32_t seq, struct answer *ans,
+		mnl_cb_t cb, void *cb_data)
 {
 	const struct nlmsghdr *nlh = (const struct nlmsghdr *)data;
 
@@ -198,12 +204,21 @@ static int scan(const char *data, int n, uint32_t seq, struct answer *ans)
 			return 1;
 		}
 		ans->replies++;
+		ans->reply_bytes += nlh->nlmsg_len;
+		if (cb)
+			cb(nlh, cb_data);
 	}
 	return 0;
 }
 
 int wait_answer(struct mnl_socket *sock, uint32_t seq, struct answer *ans,
 		int timeout_ms)
+{
+	return wait_reply(sock, seq, ans, timeout_ms, NULL, NULL);
+}
+
+int wait_reply(struct mnl_socket *sock, uint32_t seq, struct answer *ans,
+	       int timeout_ms, mnl_cb_t cb, void *data)
 {
 	long long end = now_ms() + timeout_ms;
 	struct pollfd pfd = { .fd = mnl_socket_get_fd(sock), .events = POLLIN };
@@ -224,7 +239,124 @@ int wait_answer(struct mnl_socket *sock, uint32_t seq, struct answer *ans,
 		}
 		if (n < 0 && errno != EINTR && errno != EAGAIN)
 			return -errno;
-		if (n > 0 && scan(buf, n, seq, ans))
+		if (n > 0 && scan(buf, n, seq, ans, cb, data))
 			return 0;
 	}
+}
+
+/* ---- the default stream's config and the limits ---- */
+
+static int config_nest_cb(const struct nlattr *a, void *data)
+{
+	struct kconfig *c = data;
+
+	switch (mnl_attr_get_type(a)) {
+	case KSTAT_A_CONFIG_INTERVAL_MS: c->interval_ms = mnl_attr_get_u32(a); break;
+	case KSTAT_A_CONFIG_BATCH: c->batch = mnl_attr_get_u32(a); break;
+	case KSTAT_A_CONFIG_SECTIONS: c->sections = mnl_attr_get_u32(a); break;
+	case KSTAT_A_CONFIG_PERCPU: c->percpu = mnl_attr_get_u8(a); break;
+	case KSTAT_A_CONFIG_NETNS: c->netns = mnl_attr_get_u8(a); break;
+	}
+	return MNL_CB_OK;
+}
+
+static int limits_nest_cb(const struct nlattr *a, void *data)
+{
+	struct kconfig *c = data;
+
+	switch (mnl_attr_get_type(a)) {
+	case KSTAT_A_LIMITS_MIN_INTERVAL_MS:
+		c->min_interval_ms = mnl_attr_get_u32(a);
+		break;
+	case KSTAT_A_LIMITS_MAX_SUBSCRIPTIONS:
+		c->max_subscriptions = mnl_attr_get_u32(a);
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+static int config_attr_cb(const struct nlattr *a, void *data)
+{
+	struct kconfig *c = data;
+
+	if (mnl_attr_get_type(a) == KSTAT_A_CONFIG) {
+		mnl_attr_parse_nested(a, config_nest_cb, c);
+		c->valid = true;
+	}
+	if (mnl_attr_get_type(a) == KSTAT_A_LIMITS)
+		mnl_attr_parse_nested(a, limits_nest_cb, c);
+	return MNL_CB_OK;
+}
+
+static int config_msg_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), config_attr_cb,
+			      data);
+}
+
+int config_read(struct mnl_socket *sock, struct kconfig *cfg,
+		struct answer *ans)
+{
+	char msg[64];
+	struct nlmsghdr *nlh = kstat_msg_put(msg, KSTAT_CMD_CONFIG_GET,
+					     NLM_F_ACK);
+
+	memset(cfg, 0, sizeof(*cfg));
+	nlh->nlmsg_seq = 0x43464721;
+	if (mnl_socket_sendto(sock, nlh, nlh->nlmsg_len) < 0 ||
+	    wait_reply(sock, nlh->nlmsg_seq, ans, 5000, config_msg_cb, cfg))
+		return errno ?: EIO;
+	if (ans->kind != ANS_ERROR)
+		return ETIMEDOUT;
+	if (!ans->err && !cfg->valid)
+		return EPROTO;
+	return ans->err;
+}
+
+int config_write(struct mnl_socket *sock, const struct kconfig *cfg,
+		 struct answer *ans)
+{
+	char msg[256];
+	struct nlmsghdr *nlh = kstat_msg_put(msg, KSTAT_CMD_CONFIG_SET,
+					     NLM_F_ACK);
+	struct nlattr *n;
+
+	nlh->nlmsg_seq = 0x43465321;
+	n = mnl_attr_nest_start(nlh, KSTAT_A_CONFIG);
+	mnl_attr_put_u32(nlh, KSTAT_A_CONFIG_INTERVAL_MS, cfg->interval_ms);
+	mnl_attr_put_u32(nlh, KSTAT_A_CONFIG_BATCH, cfg->batch);
+	mnl_attr_put_u32(nlh, KSTAT_A_CONFIG_SECTIONS, cfg->sections);
+	mnl_attr_put_u8(nlh, KSTAT_A_CONFIG_PERCPU, cfg->percpu);
+	mnl_attr_put_u8(nlh, KSTAT_A_CONFIG_NETNS, cfg->netns);
+	mnl_attr_nest_end(nlh, n);
+	n = mnl_attr_nest_start(nlh, KSTAT_A_LIMITS);
+	mnl_attr_put_u32(nlh, KSTAT_A_LIMITS_MIN_INTERVAL_MS,
+			 cfg->min_interval_ms);
+	mnl_attr_put_u32(nlh, KSTAT_A_LIMITS_MAX_SUBSCRIPTIONS,
+			 cfg->max_subscriptions);
+	mnl_attr_nest_end(nlh, n);
+	if (mnl_socket_sendto(sock, nlh, nlh->nlmsg_len) < 0 ||
+	    wait_answer(sock, nlh->nlmsg_seq, ans, 5000))
+		return errno ?: EIO;
+	return ans->kind == ANS_ERROR ? ans->err : ETIMEDOUT;
+}
+
+unsigned int possible_cpus(void)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "r");
+	char line[256], *p;
+	unsigned int last;
+
+	if (!f || !fgets(line, sizeof(line), f)) {
+		if (f)
+			fclose(f);
+		return 1;
+	}
+	fclose(f);
+	p = strrchr(line, ',');
+	p = p ? p + 1 : line;
+	if (strchr(p, '-'))
+		p = strchr(p, '-') + 1;
+	last = strtoul(p, NULL, 10);
+	return last + 1;
 }

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Plumbing shared by the nlraw subcommands: the kstat family's socket,
- * controller lookups and reading the answer to one request.
+ * controller lookups, reading the answer to one request, and the default
+ * stream's config and limits (read, and put back after a test changed
+ * them).
  */
 #ifndef NLRAW_NL_H
 #define NLRAW_NL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <libmnl/libmnl.h>
 
@@ -15,6 +18,7 @@
 
 extern struct mnl_socket *nl;	/* requests go out on this socket */
 extern uint16_t family;		/* the kstat family's id */
+extern uint32_t family_version;	/* its CTRL_ATTR_VERSION */
 extern char buf[1 << 20];	/* receive buffer (and nlraw's send buffer) */
 
 /* Open @nl and look the family up; 0 or -1. */
@@ -44,6 +48,7 @@ struct answer {
 	int offs;		/* NLMSGERR_ATTR_OFFS, or -1 */
 	int miss_type;		/* NLMSGERR_ATTR_MISS_TYPE, or -1 */
 	unsigned int replies;	/* messages with our seq before the answer */
+	unsigned long reply_bytes; /* their nlmsg_len, summed */
 	unsigned int others;	/* messages with another seq meanwhile */
 	unsigned int overruns;	/* ENOBUFS from recv meanwhile */
 };
@@ -51,9 +56,30 @@ struct answer {
 /*
  * Read @sock until the NLMSG_ERROR or NLMSG_DONE with @seq, at most
  * @timeout_ms in all.  Returns 0 (see ans->kind), or -errno for a receive
- * error other than ENOBUFS (counted in ans->overruns).
+ * error other than ENOBUFS (counted in ans->overruns).  wait_reply() also
+ * hands each reply message (our seq, not ERROR or DONE) to @cb.
  */
 int wait_answer(struct mnl_socket *sock, uint32_t seq, struct answer *ans,
 		int timeout_ms);
+int wait_reply(struct mnl_socket *sock, uint32_t seq, struct answer *ans,
+	       int timeout_ms, mnl_cb_t cb, void *data);
+
+/* The default stream's config and the limits, as CONFIG_GET tells them. */
+struct kconfig {
+	bool valid;
+	uint32_t interval_ms, batch, sections;
+	uint8_t percpu, netns;
+	uint32_t min_interval_ms, max_subscriptions;
+};
+
+/* CONFIG_GET on @sock; 0, or the errno of the refusal (in @ans). */
+int config_read(struct mnl_socket *sock, struct kconfig *cfg,
+		struct answer *ans);
+/* CONFIG_SET of every field of @cfg (CAP_NET_ADMIN); 0 or the errno. */
+int config_write(struct mnl_socket *sock, const struct kconfig *cfg,
+		 struct answer *ans);
+
+/* nr_cpu_ids: one past the last possible CPU id. */
+unsigned int possible_cpus(void);
 
 #endif

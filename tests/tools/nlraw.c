@@ -1,49 +1,61 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nlraw: speaks to the kstat family with hand-made messages (libmnl), to
- * test what libkstat would never send.
+ * nlraw: speaks to the kstat family (protocol 5) with hand-made messages
+ * (libmnl), to test what libkstat would never send and to read what the
+ * kernel sends without libkstat.  It needs the family, but boottime.
  *
- *   nlraw cases [unpriv | subscribe] [-v]
+ *   nlraw cases [unpriv | subscribe | netns [open]] [-v]
  *                          send the table of malformed and valid requests
- *                          (cases.c); each must get its errno and extack;
- *                          "unpriv": the table for a user without
- *                          CAP_NET_ADMIN (reads work, changes get EPERM);
- *                          "subscribe": the SUBSCRIBE cases alone
+ *                          (cases.c); each must get its errno, extack
+ *                          and offset.  "unpriv": the table for a user
+ *                          without CAP_NET_ADMIN (reads work, CONFIG_SET
+ *                          gets EPERM, the limits hold); "subscribe": the
+ *                          SUBSCRIBE / UNSUBSCRIBE cases alone; "netns":
+ *                          outside the initial network namespace, every
+ *                          request refused (EPERM, the gate's extack), or
+ *                          with "open" (config netns on) served.  Last
+ *                          line "cases: N passed, F failed[, S skipped]"
  *   nlraw fuzz [-n COUNT] [-s SEED] [-t SECONDS] [-d SECONDS]
  *                          random and mutated requests (fuzz.c)
  *   nlraw dump-irqs BYTES [DELAY_MS]
- *                          dump every IRQ with per-CPU counts through a
- *                          socket with SO_RCVBUF=BYTES and a BYTES-sized
- *                          read buffer; check each IRQ comes exactly once
- *                          (exit 3: the kernel flagged NLM_F_DUMP_INTR)
- *   nlraw dump-trailer STABLE CHANGING CMD
- *                          a list dump of IRQ CHANGING then IRQ STABLE
- *                          many times, with metadata and per-CPU counts
- *                          of CPU 0 (a nest per IRQ), laid out (from
- *                          probing dumps: the nest's size sets the read
- *                          size) so that its trailer's header fits in
- *                          the last IRQs' reply buffer and its body does
- *                          not; CMD (sh -c) runs
- *                          after the first buffer is read, to change
- *                          CHANGING's descriptor.  Exit 3: NLM_F_DUMP_INTR
- *                          came, 0: the dump looked consistent, 2: the
- *                          layout could not be made (says why)
- *   nlraw dump-trailer STABLE CHANGING CMD packed
- *                          the same without metadata: the IRQs come in
- *                          packed chunks, and the layout is found by
- *                          probing list lengths and read sizes
- *   nlraw dump-counts      a totals dump (no attributes), decoded here:
- *                          "IRQ COUNT" lines; on stderr the reads it took
- *                          (one per dumpit call) and its chunks with 32-
- *                          and 64-bit counts
- *   nlraw record-dump CMD FLAGS FILE
- *                          record the reply messages of a CMD (cpu, irq,
- *                          softirq) dump with KSTAT_A_SEL_FLAGS=FLAGS
- *   nlraw record-summary N FILE
- *                          join "summary", send SUBSCRIBE, record the
- *                          messages of N whole batches
+ *                          a GET dump of every IRQ with descriptions and
+ *                          per-CPU counts through a socket with
+ *                          SO_RCVBUF=BYTES and a BYTES-sized read buffer
+ *                          (DELAY_MS between reads: a slow reader).
+ *                          Checks that it is one reading (every message
+ *                          has the first one's TIMESTAMP and GENERATION,
+ *                          no NLM_F_DUMP_INTR), each IRQ comes once in
+ *                          ascending order in the IRQS runs and has one
+ *                          IRQ description, each run's arrays agree
+ *                          (IDS n, COUNTS n, CPUS n records), each
+ *                          per-CPU record is the smaller of its two forms
+ *                          and INTR_SUM and NR_IRQS come once.  Prints
+ *                          "irqs N dupes D msgs M trailers T meta E
+ *                          records R bad B result 0" (result -1 and the
+ *                          error when the dump failed); exit 0 when all
+ *                          holds, 1 otherwise
+ *   nlraw dump-counts      a totals dump (GET, sections irq), decoded here:
+ *                          "IRQ COUNT" lines; on stderr "reads R msgs M
+ *                          runs U irqs N bad B" (one read per dumpit call)
+ *   nlraw record-dump WHAT FLAGS FILE [irqs=FIRST-LAST] [cpus=FIRST-LAST]
+ *                     [do]
+ *                          record the reply messages of a GET dump (or
+ *                          do) of the sections WHAT (cpu, irq, softirq,
+ *                          all, or a comma list) with FLAGS (1 percpu, 2
+ *                          meta), an IRQ range and a CPU range
+ *   nlraw record-summary N FILE [SPEC]
+ *                          record the messages of N whole samples (all
+ *                          their parts, from a first part on): of the
+ *                          default stream (join "summary", SUBSCRIBE), or
+ *                          with SPEC ("interval=MS,sections=BITS,
+ *                          percpu=0|1", any left out) a subscription of
+ *                          this socket's own
  *   Recordings are the raw messages back to back: fixtures for the host
- *   unit tests and the parse-cost benchmark.
+ *   unit tests and the parse-cost benchmark (tests/fixtures/record.sh).
+ *   nlraw subscribe-storm RATE SECONDS [WORKERS]
+ *   nlraw netns-subscribe N SECONDS [own MS]
+ *                          SUBSCRIBE at a rate, and from N namespaces
+ *                          (load.c says what they print)
  *   nlraw boottime         print CLOCK_BOOTTIME in ns, the clock of the
  *                          samples' timestamps (works without the module;
  *                          python3 would do it, in seconds under TCG)
@@ -62,14 +74,159 @@
 #include "nl.h"
 #include "nlraw.h"
 
-/* ---- dump through a small buffer ---- */
+/* ---- per-CPU records and IRQ runs, decoded by hand ---- */
 
-struct dump_state {
-	unsigned char *seen;	/* per IRQ number: times reported */
-	unsigned int irqs, dupes, msgs, intr, interrupted;
+/*
+ * One per-CPU record at @w (at most @left words) for @width CPU ids:
+ * its size in words, or 0 when it is malformed.  *@smaller is cleared
+ * when the other form would have been smaller (the kernel writes pairs
+ * when at most half the CPUs have a count).
+ */
+static size_t record_check(const uint32_t *w, size_t left, unsigned int width,
+			   bool *smaller)
+{
+	uint32_t h, n, i, nonzero = 0, prev = 0;
+
+	if (!left)
+		return 0;
+	h = w[0];
+	n = h >> 1;
+	if (n + 1 > left)
+		return 0;
+	if (h & KSTAT_CPUS_DENSE) {
+		if (n != width)
+			return 0;
+		for (i = 0; i < n; i++)
+			nonzero += w[1 + i] != 0;
+		if (2 * nonzero <= width)
+			*smaller = false;
+		return n + 1;
+	}
+	if (n % 2)
+		return 0;
+	for (i = 0; i < n / 2; i++) {
+		uint32_t idx = w[1 + 2 * i], count = w[2 + 2 * i];
+
+		if (idx >= width || (i && idx <= prev) || !count)
+			return 0;
+		prev = idx;
+	}
+	/* pairs only when at most half the CPUs have a count */
+	if (n > width)
+		*smaller = false;
+	return n + 1;
+}
+
+struct run {
+	const uint32_t *ids;
+	const char *counts;	/* n u64, 4-byte aligned */
+	const uint32_t *cpus;
+	unsigned int n, cpus_words;
+	bool bad;
 };
 
-static int irq_nest_cb(const struct nlattr *a, void *data)
+/* Read an IRQS nest; run->bad when its arrays disagree in size. */
+static void run_parse(const struct nlattr *nest, struct run *r)
+{
+	const struct nlattr *a;
+	unsigned int ids_len = 0, counts_len = 0;
+
+	memset(r, 0, sizeof(*r));
+	mnl_attr_for_each_nested(a, nest) {
+		switch (mnl_attr_get_type(a)) {
+		case KSTAT_A_IRQS_IDS:
+			r->ids = mnl_attr_get_payload(a);
+			ids_len = mnl_attr_get_payload_len(a);
+			break;
+		case KSTAT_A_IRQS_COUNTS:
+			r->counts = mnl_attr_get_payload(a);
+			counts_len = mnl_attr_get_payload_len(a);
+			break;
+		case KSTAT_A_IRQS_CPUS:
+			r->cpus = mnl_attr_get_payload(a);
+			r->cpus_words = mnl_attr_get_payload_len(a) / 4;
+			r->bad |= mnl_attr_get_payload_len(a) % 4 != 0;
+			break;
+		}
+	}
+	r->n = ids_len / 4;
+	r->bad |= !r->ids || !r->counts || ids_len % 4 ||
+		  counts_len != r->n * 8u || !r->n || r->n > 256;
+}
+
+static uint64_t run_count(const struct run *r, unsigned int i)
+{
+	uint64_t v;
+
+	memcpy(&v, r->counts + 8 * i, 8);
+	return v;
+}
+
+static uint32_t run_id(const struct run *r, unsigned int i)
+{
+	uint32_t v;
+
+	memcpy(&v, &r->ids[i], 4);
+	return v;
+}
+
+/* ---- a dump through a small buffer: one reading, each IRQ once ---- */
+
+struct dump_state {
+	unsigned char *seen;	/* per IRQ number: times in runs */
+	unsigned char *meta;	/* per IRQ number: descriptions */
+	unsigned int ncpu;
+	unsigned int irqs, dupes, msgs, intr, nr, metas, records, bad;
+	unsigned int unordered, bigger, mixed;
+	int64_t last_irq, last_meta;
+	uint64_t ts;
+	uint32_t gen;
+	bool have_ts;
+};
+
+static void dump_run(const struct nlattr *a, struct dump_state *st)
+{
+	struct run r;
+	size_t used = 0, sz;
+	unsigned int i;
+	bool smaller = true;
+
+	run_parse(a, &r);
+	if (r.bad) {
+		st->bad++;
+		return;
+	}
+	for (i = 0; i < r.n; i++) {
+		uint32_t irq = run_id(&r, i);
+
+		if (irq >= (1 << 20)) {
+			st->bad++;
+			return;
+		}
+		if ((int64_t)irq <= st->last_irq)
+			st->unordered++;
+		st->last_irq = irq;
+		if (st->seen[irq]++)
+			st->dupes++;
+		st->irqs++;
+		if (!r.cpus)
+			continue;
+		sz = record_check(r.cpus + used, r.cpus_words - used, st->ncpu,
+				  &smaller);
+		if (!sz) {
+			st->bad++;
+			return;
+		}
+		used += sz;
+		st->records++;
+	}
+	if (!r.cpus || used != r.cpus_words)
+		st->bad++;	/* per-CPU counts asked: every IRQ has them */
+	if (!smaller)
+		st->bigger++;
+}
+
+static int irq_meta_cb(const struct nlattr *a, void *data)
 {
 	if (mnl_attr_get_type(a) == KSTAT_A_IRQ_ID &&
 	    mnl_attr_validate(a, MNL_TYPE_U32) == 0)
@@ -82,16 +239,38 @@ static int dump_attr_cb(const struct nlattr *a, void *data)
 	struct dump_state *st = data;
 	int64_t irq = -1;
 
-	if (mnl_attr_get_type(a) == KSTAT_A_INTR_SUM)
+	switch (mnl_attr_get_type(a)) {
+	case KSTAT_A_TIMESTAMP:
+		if (st->have_ts && mnl_attr_get_u64(a) != st->ts)
+			st->mixed++;
+		st->ts = mnl_attr_get_u64(a);
+		st->have_ts = true;
+		break;
+	case KSTAT_A_GENERATION:
+		if (st->msgs > 1 && mnl_attr_get_u32(a) != st->gen)
+			st->mixed++;
+		st->gen = mnl_attr_get_u32(a);
+		break;
+	case KSTAT_A_INTR_SUM:
 		st->intr++;
-	if (mnl_attr_get_type(a) != KSTAT_A_IRQ)
-		return MNL_CB_OK;
-	mnl_attr_parse_nested(a, irq_nest_cb, &irq);
-	if (irq < 0 || irq >= (1 << 20))
-		return MNL_CB_ERROR;
-	if (st->seen[irq]++)
-		st->dupes++;
-	st->irqs++;
+		break;
+	case KSTAT_A_NR_IRQS:
+		st->nr++;
+		break;
+	case KSTAT_A_IRQS:
+		dump_run(a, st);
+		break;
+	case KSTAT_A_IRQ:
+		mnl_attr_parse_nested(a, irq_meta_cb, &irq);
+		if (irq < 0 || irq >= (1 << 20) || irq <= st->last_meta) {
+			st->bad++;
+			break;
+		}
+		st->last_meta = irq;
+		st->meta[irq]++;
+		st->metas++;
+		break;
+	}
 	return MNL_CB_OK;
 }
 
@@ -100,17 +279,23 @@ static int dump_msg_cb(const struct nlmsghdr *nlh, void *data)
 	struct dump_state *st = data;
 
 	if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
-		st->interrupted++;
+		st->mixed++;	/* one reading: never inconsistent */
 	st->msgs++;
 	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), dump_attr_cb, data);
 }
 
 static int dump_irqs(int bytes, int delay_ms)
 {
-	struct dump_state st = { .seen = calloc(1 << 20, 1) };
+	struct dump_state st = {
+		.seen = calloc(1 << 20, 1), .meta = calloc(1 << 20, 1),
+		.ncpu = possible_cpus(), .last_irq = -1, .last_meta = -1,
+	};
 	struct nlmsghdr *nlh;
+	unsigned int i, unmatched = 0;
 	int n, ret = MNL_CB_OK;
 
+	if (!st.seen || !st.meta)
+		return 1;
 	/*
 	 * A fresh socket: the kernel sizes dump skbs by the largest read a
 	 * socket has done, and open_family() read with a big buffer.
@@ -121,10 +306,10 @@ static int dump_irqs(int bytes, int delay_ms)
 	    setsockopt(mnl_socket_get_fd(nl), SOL_SOCKET, SO_RCVBUF, &bytes,
 		       sizeof(bytes)))
 		return 1;
-	nlh = kstat_msg_put(buf, KSTAT_CMD_IRQ_GET, NLM_F_DUMP);
+	nlh = kstat_msg_put(buf, KSTAT_CMD_GET, NLM_F_DUMP);
 	nlh->nlmsg_seq = 42;
-	/* a nest per IRQ (per-CPU counts alone come packed in chunks) */
-	mnl_attr_put_u32(nlh, KSTAT_A_SEL_FLAGS, KSTAT_F_PERCPU | KSTAT_F_META);
+	mnl_attr_put_u32(nlh, KSTAT_A_SECTIONS, KSTAT_SECTION_IRQ);
+	mnl_attr_put_u32(nlh, KSTAT_A_FLAGS, KSTAT_F_PERCPU | KSTAT_F_META);
 	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
 		return 1;
 	while (ret > MNL_CB_STOP) {
@@ -140,107 +325,83 @@ static int dump_irqs(int bytes, int delay_ms)
 			usleep(delay_ms * 1000);
 		/* libmnl stops at a message flagged NLM_F_DUMP_INTR */
 		if (ret < 0 && errno == EINTR) {
-			st.interrupted++;
+			st.mixed++;
 			ret = MNL_CB_STOP;
 		}
 	}
-	printf("irqs %u dupes %u msgs %u trailers %u interrupted %u result %d%s%s\n",
-	       st.irqs, st.dupes, st.msgs, st.intr, st.interrupted, ret,
-	       ret < 0 ? " " : "", ret < 0 ? strerror(errno) : "");
+	for (i = 0; i < (1 << 20); i++)
+		unmatched += st.seen[i] != st.meta[i] && st.seen[i] <= 1;
+	printf("irqs %u dupes %u msgs %u trailers %u meta %u records %u bad %u result %d%s%s\n",
+	       st.irqs, st.dupes, st.msgs, st.intr, st.metas, st.records,
+	       st.bad, ret, ret < 0 ? " " : "", ret < 0 ? strerror(errno) : "");
 	if (ret < 0)
 		return 1;
-	/* NLM_F_DUMP_INTR: the IRQ set changed; the caller must retry */
-	if (st.interrupted)
-		return 3;
-	return st.dupes || st.intr != 1;
+	if (st.unordered)
+		printf("dump-irqs: %u IRQs out of ascending order\n", st.unordered);
+	if (unmatched)
+		printf("dump-irqs: %u IRQs without one description, or "
+		       "described but not counted\n", unmatched);
+	if (st.bigger)
+		printf("dump-irqs: %u runs with a per-CPU record in its larger "
+		       "form\n", st.bigger);
+	if (st.mixed)
+		printf("dump-irqs: not one reading: %u messages with another "
+		       "timestamp or generation, or NLM_F_DUMP_INTR\n", st.mixed);
+	if (st.intr != 1 || st.nr != 1)
+		printf("dump-irqs: INTR_SUM %u times, NR_IRQS %u times\n",
+		       st.intr, st.nr);
+	return st.dupes || st.bad || st.unordered || unmatched || st.bigger ||
+	       st.mixed || st.intr != 1 || st.nr != 1 || !st.irqs;
 }
 
-/* ---- a totals dump, decoded here: its shape and its counts ---- */
+/* ---- a totals dump, decoded here ---- */
 
 struct counts_state {
-	unsigned int reads, chunks, counts32, counts64, irqs;
-	int bad;
+	unsigned int reads, msgs, runs, irqs, bad;
 };
-
-/* One chunk (KSTAT_A_IRQS): "IRQ COUNT" per IRQ, decoded by hand. */
-static void counts_chunk(const struct nlattr *nest, struct counts_state *st)
-{
-	const struct nlattr *a, *first = NULL, *present = NULL, *ids = NULL;
-	const struct nlattr *c32 = NULL, *c64 = NULL;
-	uint32_t irq[KSTAT_IRQS_CHUNK_MAX], w;
-	unsigned int n = 0, i, bit, len, width;
-	const uint8_t *p;
-	uint64_t v;
-
-	mnl_attr_for_each_nested(a, nest) {
-		switch (mnl_attr_get_type(a)) {
-		case KSTAT_A_IRQS_FIRST: first = a; break;
-		case KSTAT_A_IRQS_PRESENT: present = a; break;
-		case KSTAT_A_IRQS_IDS: ids = a; break;
-		case KSTAT_A_IRQS_COUNTS32: c32 = a; break;
-		case KSTAT_A_IRQS_COUNTS: c64 = a; break;
-		}
-	}
-	st->chunks++;
-	st->counts32 += !!c32;
-	st->counts64 += !!c64;
-	if (first && present) {
-		p = mnl_attr_get_payload(present);
-		for (bit = 0; bit < mnl_attr_get_payload_len(present) * 8u &&
-		     n < KSTAT_IRQS_CHUNK_MAX; bit++)
-			if (p[bit / 8] >> (bit % 8) & 1)
-				irq[n++] = mnl_attr_get_u32(first) + bit;
-	} else if (ids) {
-		for (i = 0; i < mnl_attr_get_payload_len(ids) / 4 &&
-		     n < KSTAT_IRQS_CHUNK_MAX; i++)
-			memcpy(&irq[n++], (const char *)mnl_attr_get_payload(ids) + 4 * i, 4);
-	}
-	a = c32 ? c32 : c64;
-	width = c32 ? 4 : 8;
-	len = a ? mnl_attr_get_payload_len(a) : 0;
-	if (!a || !!c32 == !!c64 || len != n * width) {
-		st->bad++;
-		return;
-	}
-	for (i = 0; i < n; i++) {
-		if (c32) {
-			memcpy(&w, (const char *)mnl_attr_get_payload(a) + 4 * i, 4);
-			v = w;
-		} else {
-			memcpy(&v, (const char *)mnl_attr_get_payload(a) + 8 * i, 8);
-		}
-		printf("%u %llu\n", irq[i], (unsigned long long)v);
-		st->irqs++;
-	}
-}
 
 static int counts_attr_cb(const struct nlattr *a, void *data)
 {
-	if (mnl_attr_get_type(a) == KSTAT_A_IRQS)
-		counts_chunk(a, data);
+	struct counts_state *st = data;
+	struct run r;
+	unsigned int i;
+
+	if (mnl_attr_get_type(a) != KSTAT_A_IRQS)
+		return MNL_CB_OK;
+	run_parse(a, &r);
+	st->runs++;
+	if (r.bad) {
+		st->bad++;
+		return MNL_CB_OK;
+	}
+	for (i = 0; i < r.n; i++) {
+		printf("%u %llu\n", run_id(&r, i),
+		       (unsigned long long)run_count(&r, i));
+		st->irqs++;
+	}
 	return MNL_CB_OK;
 }
 
 static int counts_msg_cb(const struct nlmsghdr *nlh, void *data)
 {
+	((struct counts_state *)data)->msgs++;
 	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), counts_attr_cb,
 			      data);
 }
 
 /*
- * A totals dump (IRQ_GET without attributes) on the socket that looked
- * the family up (a 1 MiB read: the kernel's dump skbs are then as large
- * as it makes them, 32 KiB), read 64 KiB at a time, decoded without
- * libkstat: "IRQ COUNT" lines, then on stderr the reads it took (one per
- * dumpit call), its chunks and how many had 32- and 64-bit counts.
+ * A totals dump (GET of the irq section) on the socket that looked the
+ * family up (a 1 MiB read: the kernel's dump skbs are then as large as it
+ * makes them), read 64 KiB at a time, decoded without libkstat.
  */
 static int dump_counts(void)
 {
 	struct counts_state st = { 0 };
-	struct nlmsghdr *nlh = kstat_msg_put(buf, KSTAT_CMD_IRQ_GET, NLM_F_DUMP);
+	struct nlmsghdr *nlh = kstat_msg_put(buf, KSTAT_CMD_GET, NLM_F_DUMP);
 	int n, ret = MNL_CB_OK;
 
 	nlh->nlmsg_seq = 44;
+	mnl_attr_put_u32(nlh, KSTAT_A_SECTIONS, KSTAT_SECTION_IRQ);
 	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
 		return 1;
 	while (ret > MNL_CB_STOP) {
@@ -252,271 +413,14 @@ static int dump_counts(void)
 		st.reads++;
 		ret = mnl_cb_run(buf, n, 44, 0, counts_msg_cb, &st);
 	}
-	fprintf(stderr, "reads %u chunks %u counts32 %u counts64 %u irqs %u bad %d\n",
-		st.reads, st.chunks, st.counts32, st.counts64, st.irqs, st.bad);
+	fprintf(stderr, "reads %u msgs %u runs %u irqs %u bad %u\n", st.reads,
+		st.msgs, st.runs, st.irqs, st.bad);
 	return ret < 0 || st.bad ? 1 : 0;
-}
-
-/* ---- a trailer that does not fit after its header ---- */
-
-#define TRAILER_BUF	8192	/* first recv size: the dump's skbs from the 2nd */
-
-/*
- * A nest per IRQ (metadata asked), or, for "packed", the IRQs in chunks
- * with their per-CPU records.
- */
-static uint32_t trailer_flags = KSTAT_F_PERCPU | KSTAT_F_META;
-
-/* What one reply buffer (one dumpit call) held. */
-struct reply_buf {
-	int bytes;
-	unsigned int irqs;	/* KSTAT_A_IRQ nests */
-	unsigned int chunks;	/* KSTAT_A_IRQS chunks */
-	unsigned int nest;	/* the aligned size of one */
-	int trailer;		/* size of the message with KSTAT_A_INTR_SUM */
-	int done, intr;
-};
-
-static int reply_attr_cb(const struct nlattr *a, void *data)
-{
-	struct reply_buf *r = data;
-
-	if (mnl_attr_get_type(a) == KSTAT_A_IRQ) {
-		r->irqs++;
-		r->nest = MNL_ALIGN(mnl_attr_get_len(a));
-	}
-	if (mnl_attr_get_type(a) == KSTAT_A_IRQS)
-		r->chunks++;
-	if (mnl_attr_get_type(a) == KSTAT_A_INTR_SUM)
-		r->trailer = 1;
-	return MNL_CB_OK;
-}
-
-static void reply_parse(const char *data, int n, struct reply_buf *r)
-{
-	const struct nlmsghdr *nlh = (const struct nlmsghdr *)data;
-	int had;
-
-	memset(r, 0, sizeof(*r));
-	r->bytes = n;
-	for (; mnl_nlmsg_ok(nlh, n); nlh = mnl_nlmsg_next(nlh, &n)) {
-		if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
-			r->intr = 1;
-		if (nlh->nlmsg_type == NLMSG_DONE ||
-		    nlh->nlmsg_type == NLMSG_ERROR) {
-			r->done = 1;
-			continue;
-		}
-		had = r->trailer;
-		mnl_attr_parse(nlh, sizeof(struct genlmsghdr), reply_attr_cb, r);
-		if (!had && r->trailer)
-			r->trailer = nlh->nlmsg_len;
-	}
-}
-
-/*
- * One list dump of @n IRQs (@changing, then @stable), read with
- * @bufsize-byte buffers into @r (up to @max buffers); @cmd runs after
- * the first.  Returns the number of buffers, or -1.
- */
-static int trailer_dump(uint32_t stable, uint32_t changing, unsigned int n,
-			int bufsize, const char *cmd, struct reply_buf *r,
-			int max)
-{
-	struct nlmsghdr *nlh;
-	struct nlattr *list;
-	unsigned int i;
-	int got = 0, len;
-
-	/* A fresh socket: it has not read with a larger buffer before. */
-	mnl_socket_close(nl);
-	nl = nl_open();
-	if (!nl)
-		return -1;
-	nlh = kstat_msg_put(buf, KSTAT_CMD_IRQ_GET, NLM_F_DUMP);
-	nlh->nlmsg_seq = 43;
-	mnl_attr_put_u32(nlh, KSTAT_A_SEL_FLAGS, trailer_flags);
-	mnl_attr_put_u32(nlh, KSTAT_A_SEL_CPU_FIRST, 0);
-	mnl_attr_put_u32(nlh, KSTAT_A_SEL_CPU_LAST, 0);
-	list = mnl_attr_nest_start(nlh, KSTAT_A_SEL_IRQ_LIST);
-	for (i = 0; i < n; i++) {
-		uint32_t irq = i ? stable : changing;
-
-		memcpy((char *)mnl_nlmsg_get_payload_tail(nlh), &irq, 4);
-		nlh->nlmsg_len += 4;
-	}
-	list->nla_len = (char *)mnl_nlmsg_get_payload_tail(nlh) - (char *)list;
-	list->nla_type = KSTAT_A_SEL_IRQ_LIST;	/* binary, not a nest */
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
-		return -1;
-	do {
-		len = mnl_socket_recvfrom(nl, buf, bufsize);
-		if (len < 0 || got == max)
-			return -1;
-		reply_parse(buf, len, &r[got]);
-		if (!got && cmd && system(cmd))
-			fprintf(stderr, "nlraw: \"%s\" failed\n", cmd);
-	} while (!r[got++].done);
-	return got;
-}
-
-static void print_bufs(const char *what, const struct reply_buf *r, int n)
-{
-	int i;
-
-	printf("%s:", what);
-	for (i = 0; i < n; i++)
-		printf(" [%d bytes, %u %s%s%s%s]", r[i].bytes,
-		       r[i].chunks ? r[i].chunks : r[i].irqs,
-		       r[i].chunks ? "chunks" : "irqs", r[i].trailer ? ", trailer" : "",
-		       r[i].intr ? ", DUMP_INTR" : "", r[i].done ? ", done" : "");
-	printf("\n");
-}
-
-/*
- * Probe a dump read with @bufsize-byte buffers: the first two buffers'
- * IRQs, the second's nest and the trailer's size.  False (said why)
- * unless the second buffer is full of the stable IRQ's nests.
- */
-static bool trailer_probe(uint32_t stable, uint32_t changing, int bufsize,
-			  unsigned int *k1, unsigned int *k2,
-			  unsigned int *nest, int *trailer)
-{
-	struct reply_buf r[64];
-	int n;
-
-	n = trailer_dump(stable, changing, 2048, bufsize, NULL, r, 64);
-	if (n < 3) {
-		printf("layout: the probe took %d buffers\n", n);
-		return false;
-	}
-	print_bufs("probe", r, n);
-	*k1 = r[0].irqs;
-	*k2 = r[1].irqs;
-	*nest = r[1].nest;
-	*trailer = r[n - 1].trailer ? r[n - 1].trailer : r[n - 2].trailer;
-	if (!*nest || !*trailer || bufsize - r[1].bytes >= (int)*nest) {
-		printf("layout: the second buffer is not a full %d bytes of %u-byte IRQs\n",
-		       bufsize, *nest);
-		return false;
-	}
-	return true;
-}
-
-/*
- * A read size from @min on at which a buffer of IRQ nests of @nest bytes
- * leaves between @hdr and @trailer - 1 bytes after its header: room for
- * the trailer's header, not its body.  The nests' size is the IRQ's
- * (metadata included), so the read size is what can be chosen.
- */
-static int trailer_bufsize(int min, unsigned int nest, int hdr, int trailer)
-{
-	int size;
-
-	for (size = min; size < min + (int)nest; size++)
-		if ((size - 2 * hdr) % (int)nest < trailer - hdr)
-			return size;
-	return min;
-}
-
-static int dump_trailer(uint32_t stable, uint32_t changing, const char *cmd)
-{
-	const int hdr = NLMSG_HDRLEN + MNL_ALIGN(sizeof(struct genlmsghdr));
-	struct reply_buf r[64];
-	int n, room, trailer, intr = 0, i, size;
-	unsigned int k1, k2, nest, m;
-
-	/* Probe: how many IRQs the first two buffers take, and sizes. */
-	if (!trailer_probe(stable, changing, TRAILER_BUF, &k1, &k2, &nest,
-			   &trailer))
-		return 2;
-	size = trailer_bufsize(TRAILER_BUF, nest, hdr, trailer);
-	if (size != TRAILER_BUF &&
-	    !trailer_probe(stable, changing, size, &k1, &k2, &nest, &trailer))
-		return 2;
-	/* Third buffer: m IRQs, then room for a header but not a trailer. */
-	m = (size - hdr - hdr) / nest;
-	room = size - hdr - (int)(m * nest);
-	if (room < hdr || room >= trailer) {
-		printf("layout: no IRQ count leaves between %d and %d bytes\n",
-		       hdr, trailer - 1);
-		return 2;
-	}
-	printf("plan: %d-byte reads, %u + %u + %u IRQs of %u bytes, then %d bytes for a %d-byte trailer\n",
-	       size, k1, k2, m, nest, room, trailer);
-
-	n = trailer_dump(stable, changing, k1 + k2 + m, size, cmd, r, 64);
-	if (n < 0)
-		return 1;
-	print_bufs("dump", r, n);
-	for (i = 0; i < n; i++)
-		intr |= r[i].intr;
-	if (n < 4 || r[2].irqs != m || r[2].trailer || !r[3].trailer) {
-		printf("layout: the dump did not go as planned\n");
-		return 2;
-	}
-	return intr ? 3 : 0;
-}
-
-/*
- * Did a dump of @n buffers put its trailer alone in the last, after its
- * header fitted in the one before and its body did not?
- */
-static bool trailer_put_again(const struct reply_buf *r, int n, int bufsize,
-			      int hdr)
-{
-	return n >= 4 && r[n - 1].trailer && !r[n - 1].chunks &&
-	       !r[n - 1].irqs && !r[n - 2].trailer &&
-	       bufsize - r[n - 2].bytes >= hdr;
-}
-
-/*
- * The same proof through packed chunks: a buffer takes whole chunks, and
- * a chunk's size steps with its IRQs, so rather than compute a layout,
- * probe list lengths (512: a buffer's worth of chunks and more, every
- * length of the last chunk) and read sizes until the trailer is put
- * again.  A probe is one dump of a few buffers.
- */
-static int dump_trailer_packed(uint32_t stable, uint32_t changing,
-			       const char *cmd)
-{
-	const int hdr = NLMSG_HDRLEN + MNL_ALIGN(sizeof(struct genlmsghdr));
-	struct reply_buf r[64];
-	int n, size, intr = 0, i;
-	unsigned int len;
-
-	trailer_flags = KSTAT_F_PERCPU;
-	for (size = TRAILER_BUF; size < TRAILER_BUF + 256; size += 16)
-		for (len = 1024; len < 1024 + 512; len++) {
-			n = trailer_dump(stable, changing, len, size, NULL, r, 64);
-			if (n < 0)
-				return 1;
-			if (trailer_put_again(r, n, size, hdr))
-				goto found;
-		}
-	n = trailer_dump(stable, changing, 1024, TRAILER_BUF, NULL, r, 64);
-	print_bufs("probe", r, n);
-	printf("layout: no list length and read size put the trailer again\n");
-	return 2;
-found:
-	print_bufs("probe", r, n);
-	printf("plan: %d-byte reads, %u IRQs in chunks, %d bytes left for a %d-byte trailer\n",
-	       size, len, size - r[n - 2].bytes, r[n - 1].trailer);
-	n = trailer_dump(stable, changing, len, size, cmd, r, 64);
-	if (n < 0)
-		return 1;
-	print_bufs("dump", r, n);
-	for (i = 0; i < n; i++)
-		intr |= r[i].intr;
-	if (!trailer_put_again(r, n, size, hdr)) {
-		printf("layout: the dump did not go as planned\n");
-		return 2;
-	}
-	return intr ? 3 : 0;
 }
 
 /* ---- recording fixtures ---- */
 
+/* Write the family's messages of one datagram; *@done at DONE or ERROR. */
 static int write_msgs(FILE *out, const char *data, int n, int *done)
 {
 	const struct nlmsghdr *nlh = (const struct nlmsghdr *)data;
@@ -525,8 +429,12 @@ static int write_msgs(FILE *out, const char *data, int n, int *done)
 		if (nlh->nlmsg_type == NLMSG_DONE || nlh->nlmsg_type == NLMSG_ERROR) {
 			*done = 1;
 			if (nlh->nlmsg_type == NLMSG_ERROR &&
-			    ((const struct nlmsgerr *)mnl_nlmsg_get_payload(nlh))->error)
+			    ((const struct nlmsgerr *)mnl_nlmsg_get_payload(nlh))->error) {
+				fprintf(stderr, "nlraw: the request failed: %s\n",
+					strerror(-((const struct nlmsgerr *)
+						   mnl_nlmsg_get_payload(nlh))->error));
 				return -1;
+			}
 			continue;
 		}
 		if (fwrite(nlh, nlh->nlmsg_len, 1, out) != 1)
@@ -535,26 +443,73 @@ static int write_msgs(FILE *out, const char *data, int n, int *done)
 	return 0;
 }
 
-static int record_dump(const char *what, uint32_t flags, const char *path)
+/* "cpu", "irq", "softirq", "all" or a comma list: KSTAT_SECTION_* bits. */
+static uint32_t parse_sections(const char *what)
 {
+	char copy[64], *tok, *save;
+	uint32_t bits = 0;
+
+	snprintf(copy, sizeof(copy), "%s", what);
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "cpu"))
+			bits |= KSTAT_SECTION_CPU;
+		else if (!strcmp(tok, "irq"))
+			bits |= KSTAT_SECTION_IRQ;
+		else if (!strcmp(tok, "softirq"))
+			bits |= KSTAT_SECTION_SOFTIRQ;
+		else if (!strcmp(tok, "all"))
+			bits |= KSTAT_SECTION_CPU | KSTAT_SECTION_IRQ |
+				KSTAT_SECTION_SOFTIRQ;
+		else
+			return 0;
+	}
+	return bits;
+}
+
+/* "KEY=FIRST-LAST" into *@first and *@last; false if it is not @key's. */
+static bool parse_range(const char *arg, const char *key, uint32_t *first,
+			uint32_t *last)
+{
+	size_t k = strlen(key);
+	char *end;
+
+	if (strncmp(arg, key, k) || arg[k] != '=')
+		return false;
+	*first = strtoul(arg + k + 1, &end, 0);
+	*last = *end == '-' ? strtoul(end + 1, NULL, 0) : *first;
+	return true;
+}
+
+static int record_dump(int argc, char **argv)
+{
+	uint32_t sections = parse_sections(argv[0]), first, last;
+	uint16_t flags = NLM_F_DUMP;
 	struct nlmsghdr *nlh;
-	int n, done = 0;
+	int n, i, done = 0;
 	FILE *out;
 
-	if (!strcmp(what, "cpu")) {
-		nlh = kstat_msg_put(buf, KSTAT_CMD_CPU_GET, NLM_F_DUMP);
-	} else if (!strcmp(what, "irq")) {
-		nlh = kstat_msg_put(buf, KSTAT_CMD_IRQ_GET, NLM_F_DUMP);
-		mnl_attr_put_u32(nlh, KSTAT_A_SEL_FLAGS, flags);
-	} else if (!strcmp(what, "softirq")) {
-		/* a do: one reply, then the ACK */
-		nlh = kstat_msg_put(buf, KSTAT_CMD_SOFTIRQ_GET, NLM_F_ACK);
-		mnl_attr_put_u32(nlh, KSTAT_A_SEL_FLAGS, flags);
-	} else {
+	if (!sections)
 		return 2;
+	for (i = 3; i < argc; i++)
+		if (!strcmp(argv[i], "do"))
+			flags = NLM_F_ACK;
+	nlh = kstat_msg_put(buf, KSTAT_CMD_GET, flags);
+	mnl_attr_put_u32(nlh, KSTAT_A_SECTIONS, sections);
+	mnl_attr_put_u32(nlh, KSTAT_A_FLAGS, strtoul(argv[1], NULL, 0));
+	for (i = 3; i < argc; i++) {
+		if (parse_range(argv[i], "irqs", &first, &last)) {
+			mnl_attr_put_u32(nlh, KSTAT_A_IRQ_FIRST, first);
+			mnl_attr_put_u32(nlh, KSTAT_A_IRQ_LAST, last);
+		} else if (parse_range(argv[i], "cpus", &first, &last)) {
+			mnl_attr_put_u32(nlh, KSTAT_A_CPU_FIRST, first);
+			mnl_attr_put_u32(nlh, KSTAT_A_CPU_LAST, last);
+		} else if (strcmp(argv[i], "do")) {
+			return 2;
+		}
 	}
 	nlh->nlmsg_seq = 7;
-	out = fopen(path, "w");
+	out = fopen(argv[2], "w");
 	if (!out || mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
 		return 1;
 	while (!done) {
@@ -580,52 +535,95 @@ static int part_cb(const struct nlattr *a, void *data)
 	return MNL_CB_OK;
 }
 
-static int first_part(const struct nlmsghdr *nlh)
+/* "interval=MS,sections=BITS,percpu=0|1" into a config nest of @nlh. */
+static int put_spec(struct nlmsghdr *nlh, const char *spec)
 {
-	struct part_info p = { 0 };
+	char copy[128], *tok, *save;
+	struct nlattr *nest = mnl_attr_nest_start(nlh, KSTAT_A_CONFIG);
 
-	mnl_attr_parse(nlh, sizeof(struct genlmsghdr), part_cb, &p);
-	return p.parts && p.part == 0;
+	snprintf(copy, sizeof(copy), "%s", spec);
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+		unsigned long v;
+
+		if (!eq)
+			return -1;
+		*eq = 0;
+		v = strtoul(eq + 1, NULL, 0);
+		if (!strcmp(tok, "interval"))
+			mnl_attr_put_u32(nlh, KSTAT_A_CONFIG_INTERVAL_MS, v);
+		else if (!strcmp(tok, "sections"))
+			mnl_attr_put_u32(nlh, KSTAT_A_CONFIG_SECTIONS, v);
+		else if (!strcmp(tok, "percpu"))
+			mnl_attr_put_u8(nlh, KSTAT_A_CONFIG_PERCPU, v);
+		else
+			return -1;
+	}
+	mnl_attr_nest_end(nlh, nest);
+	return 0;
 }
 
-/* Is @nlh the last part of its batch? */
-static int last_part(const struct nlmsghdr *nlh)
-{
-	struct part_info p = { 0 };
-
-	mnl_attr_parse(nlh, sizeof(struct genlmsghdr), part_cb, &p);
-	return p.parts && p.part + 1 == p.parts;
-}
-
-static int record_summary(int count, const char *path)
+/*
+ * Samples as they come: from the first message that is a sample's part 0
+ * on, every message of the family, until @count samples ended (a last
+ * part).  The SUBSCRIBE's ACK is not written.
+ */
+static int record_summary(int count, const char *path, const char *spec)
 {
 	struct nlmsghdr *nlh;
 	uint32_t grp = 0;
-	int n, got = 0, done = 0, started = 0;
+	int n, got = 0, started = 0;
 	FILE *out;
 
-	grp = summary_group();
-	if (!grp ||
-	    mnl_socket_setsockopt(nl, NETLINK_ADD_MEMBERSHIP, &grp, sizeof(grp)))
-		return 1;
-	nlh = kstat_msg_put(buf, KSTAT_CMD_SUBSCRIBE, 0);
+	if (!spec) {
+		grp = summary_group();
+		if (!grp || mnl_socket_setsockopt(nl, NETLINK_ADD_MEMBERSHIP,
+						  &grp, sizeof(grp)))
+			return 1;
+	}
+	nlh = kstat_msg_put(buf, KSTAT_CMD_SUBSCRIBE, NLM_F_ACK);
+	nlh->nlmsg_seq = 9;
+	if (spec && put_spec(nlh, spec))
+		return 2;
 	out = fopen(path, "w");
 	if (!out || mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
 		return 1;
 	while (got < count) {
+		const struct nlmsghdr *m;
+
 		n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-		if (n < 0)
+		if (n < 0) {
+			perror("nlraw: recv");
 			return 1;
-		nlh = (struct nlmsghdr *)buf;
-		if (nlh->nlmsg_type != family)
-			continue;	/* the ACK of SUBSCRIBE */
-		/* the first batch we see may have started before we joined */
-		if (!got && !started && !first_part(nlh))
-			continue;
-		started = 1;
-		if (write_msgs(out, buf, n, &done))
-			return 1;
-		got += last_part(nlh);
+		}
+		for (m = (struct nlmsghdr *)buf; mnl_nlmsg_ok(m, n) && got < count;
+		     m = mnl_nlmsg_next(m, &n)) {
+			struct part_info p = { 0 };
+
+			if (m->nlmsg_type == NLMSG_ERROR) {
+				if (((const struct nlmsgerr *)
+				     mnl_nlmsg_get_payload(m))->error) {
+					fprintf(stderr, "nlraw: SUBSCRIBE refused\n");
+					return 1;
+				}
+				continue;
+			}
+			if (m->nlmsg_type != family)
+				continue;
+			mnl_attr_parse(m, sizeof(struct genlmsghdr), part_cb, &p);
+			if (!p.parts) {
+				fprintf(stderr, "nlraw: a sample without PARTS\n");
+				return 1;
+			}
+			/* the first sample we see may have begun before */
+			if (!started && p.part)
+				continue;
+			started = 1;
+			if (fwrite(m, m->nlmsg_len, 1, out) != 1)
+				return 1;
+			got += p.part + 1 == p.parts;
+		}
 	}
 	return fclose(out) ? 1 : 0;
 }
@@ -657,23 +655,19 @@ int main(int argc, char **argv)
 		return run_load(argc - 1, argv + 1);
 	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "dump-irqs"))
 		return dump_irqs(atoi(argv[2]), argc == 4 ? atoi(argv[3]) : 0);
-	if (argc == 6 && !strcmp(argv[1], "dump-trailer") &&
-	    !strcmp(argv[5], "packed"))
-		return dump_trailer_packed(strtoul(argv[2], NULL, 0),
-					   strtoul(argv[3], NULL, 0), argv[4]);
-	if (argc == 5 && !strcmp(argv[1], "dump-trailer"))
-		return dump_trailer(strtoul(argv[2], NULL, 0),
-				    strtoul(argv[3], NULL, 0), argv[4]);
 	if (argc == 2 && !strcmp(argv[1], "dump-counts"))
 		return dump_counts();
-	if (argc == 5 && !strcmp(argv[1], "record-dump"))
-		return record_dump(argv[2], strtoul(argv[3], NULL, 0), argv[4]);
-	if (argc == 4 && !strcmp(argv[1], "record-summary"))
-		return record_summary(atoi(argv[2]), argv[3]);
-	fprintf(stderr, "usage: nlraw cases [unpriv | subscribe] [-v] | "
-		"fuzz [-n COUNT] [-s SEED] [-t SECONDS] [-d SECONDS] | dump-irqs BYTES | "
-		"dump-trailer STABLE CHANGING CMD [packed] | dump-counts | "
-		"record-dump CMD FLAGS FILE | record-summary N FILE | boottime | "
-		"subscribe-storm RATE SECONDS [WORKERS] | netns-subscribe N SECONDS\n");
+	if (argc >= 5 && argc <= 8 && !strcmp(argv[1], "record-dump"))
+		return record_dump(argc - 2, argv + 2);
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "record-summary"))
+		return record_summary(atoi(argv[2]), argv[3],
+				      argc == 5 ? argv[4] : NULL);
+	fprintf(stderr, "usage: nlraw cases [unpriv | subscribe | netns [open]] [-v] | "
+		"fuzz [-n COUNT] [-s SEED] [-t SECONDS] [-d SECONDS] | "
+		"dump-irqs BYTES [DELAY_MS] | dump-counts | "
+		"record-dump WHAT FLAGS FILE [irqs=A-B] [cpus=A-B] [do] | "
+		"record-summary N FILE [SPEC] | boottime | "
+		"subscribe-storm RATE SECONDS [WORKERS] | "
+		"netns-subscribe N SECONDS [own MS]\n");
 	return 2;
 }
