@@ -1,9 +1,11 @@
 #!/bin/bash
 # Proves: every -j output parses with jq, and its keys are exactly the
 # documented ones (docs/cli.md), with integer counters; one shape per
-# concept: config's sections are names in config show, in monitor and in
-# stats' streams (config's limits, monitor's stream id, stats' streams),
-# CPU shares of watch and top are *_pct (user is nanoseconds).  Also the
+# concept: config's sections are names, its limits an object; a monitor's
+# sample carries the sections it was asked for (the default stream's or
+# its own), its first one says it was read on joining (from_get); stats
+# is the producer's telemetry; CPU shares of watch and top are *_pct
+# (user is nanoseconds).  Also the
 # grammar: watch's first word abbreviates (watch ir), -t timestamps
 # monitor's text lines and each table of watch and top -b.
 # leave-out: userspace-only
@@ -30,33 +32,31 @@ assert_eq '["count","name","percpu"]' "$(keys '.[0] | keys' "$j")" "softirq show
 
 "$KSTAT" -p cpu show | jq -e . >/dev/null || t_fail "pretty JSON does not parse"
 
-# config: sections as names, in config show and in monitor's config
+# config: sections as names, the limits an object
 j=$("$KSTAT" -j config show)
-assert_eq '["batch","interval_ms","keyframe","limits","percpu","sections"]' "$(keys 'keys' "$j")" "config show keys"
-assert_eq '["max_members_net","max_members_user","max_streams","min_interval_ms"]' \
-	"$(keys '.limits | keys' "$j")" "config show limits keys"
+assert_eq '["batch","interval_ms","limits","netns","percpu","sections"]' "$(keys 'keys' "$j")" "config show keys"
+assert_eq '["max_subscriptions","min_interval_ms"]' "$(keys '.limits | keys' "$j")" "config show limits keys"
 assert_eq true "$(keys '.sections | length > 0 and all(.[]; type == "string")' "$j")" "config show sections are names"
-show_sections=$(keys '.sections' "$j")
-j=$("$KSTAT" -j monitor count 3 | jq -c 'select(.config) | .config' | head -n 1)
-[[ -n $j ]] || t_fail "monitor printed no config in 3 samples"
-assert_eq "$show_sections" "$(keys '.sections' "$j")" "monitor config sections = config show sections"
-# streams: monitor's lines say theirs, stats lists them with their config
-assert_eq 0 "$(keys '.stream' "$("$KSTAT" -j monitor count 1)")" "monitor's default stream"
-"$KSTAT" -j monitor interval 300ms sections softirq count 30 >"$TMPDIR/own" &
-own=$!
-t_cleanup t_kill $own
-monitor_wait 30 "$TMPDIR/own" 1
+assert_eq true "$(keys '(.percpu | type) == "boolean" and (.netns | type) == "boolean"' "$j")" "config show percpu and netns are booleans"
+# stats: the producer's telemetry, numbers and two booleans
 j=$("$KSTAT" -j stats)
-assert_eq '["batch","bytes","id","interval_ms","keyframe","members","percpu","resyncs","samples","sections"]' \
-	"$(keys '.streams[0] | keys' "$j")" "stats streams keys"
-assert_eq '["softirq"]' "$(keys '[.streams[] | select(.interval_ms == 300)][0].sections' "$j")" \
-	"stats: the stream's sections are names"
-t_term $own 10
-assert_eq true "$(jq -s -c 'all(.[] | select(.seq); .stream > 0) and
-	(.[0].config.sections == ["softirq"])' "$TMPDIR/own")" "monitor's own stream and config"
-# one config printer: monitor's text spells percpu as config show does
-out=$("$KSTAT" monitor count 3 | grep ' config: ' | head -n 1)
-assert_match ' config: interval_ms [0-9]+ batch [0-9]+ keyframe [0-9]+ sections [a-z,]+ percpu (on|off)' "$out" "monitor text config"
+assert_eq '["alloc_failures","bytes","delivery_failures","generation","interval_ms","listening","messages","running","samples","subscriptions","tick_ns_max","tick_ns_total","ticks"]' \
+	"$(keys 'keys' "$j")" "stats keys"
+assert_eq true "$(keys 'del(.running, .listening) | all(.[]; type == "number")' "$j")" "stats counters are numbers"
+# monitor: the first sample read on joining, then the stream's; each
+# carries the sections asked for, and the same keys besides
+j=$("$KSTAT" -j monitor interval 300ms sections softirq count 2)
+assert_eq '[true,false]' "$(jq -s -c 'map(.from_get // false)' <<<"$j")" "monitor: from_get on the first sample only"
+assert_eq '["generation","received_ns","seq","softirq","timestamp_ns"]' \
+	"$(jq -s -c '.[1] | keys' <<<"$j")" "monitor keys of a softirq sample"
+j=$("$KSTAT" -j monitor count 2 | tail -n 1)
+assert_eq '["arch","cpu","generation","intr","irq","received_ns","seq","softirq","timestamp_ns"]' \
+	"$(keys 'keys' "$j")" "monitor keys of a sample of every section"
+assert_eq '["count","irq"]' "$(keys '.irq[0] | keys' "$j")" "monitor irq keys"
+# one config printer: config show's text spells percpu and netns as on/off
+out=$("$KSTAT" config show)
+assert_match 'percpu (on|off)' "$out" "config show text: percpu"
+assert_match 'netns (on|off)' "$out" "config show text: netns"
 
 # watch and top: CPU shares carry their unit
 j=$("$KSTAT" -j watch cpu interval 0.2 count 1)

@@ -1,15 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Proves that an IRQ nest's per-CPU counts (a do request, a dump with
-# metadata) are right in the form of pairs: an IRQ fired on two CPUs of
-# four or more, where two (cpu, count) pairs are smaller than the array.
-# The kernel once sized that record as one word and wrote the four more
-# past it, into the reply's tail ("kstat: malformed reply from the
-# kernel" from 4 CPUs on, and at 8 a nest that no longer parses).  It
-# also checks an IRQ fired on one CPU (a one-word record) and one fired
-# on every CPU (the array) beside it, and that the kernel log stays
-# clean (the runner's scan).  Meaningful from 4 CPUs: make check's
+# Proves that an IRQ's per-CPU counts are right in the form of pairs
+# (docs/protocol.md, "A per-CPU record"): an IRQ fired on two CPUs of four
+# or more, where two (cpu, count) pairs are smaller than the dense array,
+# beside an IRQ fired on one CPU (one pair) and one fired on every CPU
+# (dense), in a GET of one IRQ and in a GET of a range with metadata; the
+# per-CPU counts sum to the count, and the kernel log stays clean (the
+# runner's scan).  (The old module once sized a pairs record as one word
+# and wrote four more past it.)  Meaningful from 4 CPUs: make check's
 # 8-CPU boot; at 2 CPUs two pairs are never smaller than the array, and
 # the test skips.
 # also: SMP=8
@@ -56,15 +55,15 @@ sum_all=$((cpus * (cpus + 1) / 2))
 for irq in "$two" "$one" "$all"; do
 	j=$("$KSTAT" -j irq show "$irq" percpu)
 	case $irq in
-	"$two") check_irq "$j" "$irq" 12 "0:5 $last:7 1:0" "do request" ;;
-	"$one") check_irq "$j" "$irq" 9 "1:9 0:0" "do request" ;;
-	*) check_irq "$j" "$irq" "$sum_all" "$spread" "do request" ;;
+	"$two") check_irq "$j" "$irq" 12 "0:5 $last:7 1:0" "one IRQ" ;;
+	"$one") check_irq "$j" "$irq" 9 "1:9 0:0" "one IRQ" ;;
+	*) check_irq "$j" "$irq" "$sum_all" "$spread" "one IRQ" ;;
 	esac
 done
 
 lo=$(printf '%s\n' "$two" "$one" "$all" | sort -n | head -1)
 hi=$(printf '%s\n' "$two" "$one" "$all" | sort -n | tail -1)
 j=$("$KSTAT" -j irq show "$lo-$hi" percpu)
-check_irq "$j" "$two" 12 "0:5 $last:7 1:0" "dump with metadata"
-check_irq "$j" "$one" 9 "1:9 0:0" "dump with metadata"
-check_irq "$j" "$all" "$sum_all" "$spread" "dump with metadata"
+check_irq "$j" "$two" 12 "0:5 $last:7 1:0" "a range"
+check_irq "$j" "$one" 9 "1:9 0:0" "a range"
+check_irq "$j" "$all" "$sum_all" "$spread" "a range"
