@@ -14,51 +14,45 @@ static const char cpu_usage[] =
 	"       kstat cpu help\n"
 	"\n"
 	"Time each CPU spent in each state since boot, in nanoseconds: one row\n"
-	"per online CPU, only CPU (a CPU id), or with \"total\" the sum over all\n"
-	"possible CPUs (the \"cpu\" line of /proc/stat; its \"cpu\" is null in\n"
-	"JSON).\n"
+	"per online CPU, only CPU (a CPU id; an offline one is an error), or\n"
+	"with \"total\" the sum over all CPUs (the \"cpu\" line of /proc/stat;\n"
+	"its \"cpu\" is null in JSON).\n"
 	"\n"
 	"Text: a table  CPU user nice system idle iowait irq softirq steal guest\n"
 	"guest_nice.  JSON (-j): an array of objects with the keys \"cpu\", \"user\",\n"
 	"\"nice\", \"system\", \"idle\", \"iowait\", \"irq\", \"softirq\", \"steal\",\n"
 	"\"guest\" and \"guest_nice\", all integers.\n";
 
-static void print_cpus(const struct kstat_cputime *c, size_t n)
+#define CPU_TOTAL	(-1)
+#define CPU_ONLINE	(-2)	/* no argument: every online CPU */
+
+/* One GET: every online CPU, one CPU, or the total. */
+static int cpu_get(struct kstat_handle *h, int cpu)
 {
-	struct cpu_cols w;
+	struct kstat_query q = KSTAT_QUERY_INIT;
+	struct kstat_sample *s;
+	char what[64];
 
-	cpu_cols_fit(&w, c, n);
-	print_cputimes(NULL, c, n, &w);
-}
-
-/* All online CPUs: one dump. */
-static int cpu_show_online(struct kstat_handle *h)
-{
-	struct kstat_cpu_list *l;
-
-	if (kstat_cpu_list_get(h, &l))
-		return kernel_err("cannot read CPU times");
-	print_cpus(l->cpus, l->nr);
-	kstat_cpu_list_free(l);
-	return EXIT_OK;
-}
-
-/* One CPU, or the sum over all CPUs (@cpu -1). */
-static int cpu_show_one(struct kstat_handle *h, int cpu)
-{
-	struct kstat_cputime c;
-
-	if (kstat_cpu_get(h, cpu, &c)) {
-		if (cpu < 0)
-			return kernel_err("cannot read the total CPU time");
-		kstat_err("cannot read CPU %d: %s", cpu, kstat_last_error(h));
+	q.sections = KSTAT_SECTION_CPU;
+	q.flags = cpu == CPU_TOTAL ? 0 : KSTAT_F_PERCPU;
+	if (cpu >= 0)
+		q.cpu_first = q.cpu_last = cpu;
+	if (cpu >= 0)
+		snprintf(what, sizeof(what), "cannot read CPU %d", cpu);
+	else
+		snprintf(what, sizeof(what), "cannot read %s", cpu == CPU_TOTAL ?
+			 "the total CPU time" : "CPU times");
+	if (kstat_get(h, &q, &s))
+		return kernel_err(what);
+	if (cpu >= 0 && !s->nr_cpus) {
+		kstat_sample_free(s);
+		kstat_err("%s: it is offline", what);
 		return EXIT_FAIL;
 	}
-	print_cpus(&c, 1);
+	print_cputimes(NULL, s, cpu == CPU_TOTAL, true);
+	kstat_sample_free(s);
 	return EXIT_OK;
 }
-
-#define CPU_ONLINE (-2)		/* no argument: every online CPU */
 
 static int cpu_show(int argc, char **argv)
 {
@@ -70,7 +64,7 @@ static int cpu_show(int argc, char **argv)
 	if (argc > 1)
 		return usage_err("cpu", "unexpected argument \"%s\"", argv[1]);
 	if (argc == 1 && is_prefix(argv[0], "total")) {
-		cpu = -1;
+		cpu = CPU_TOTAL;
 	} else if (argc == 1) {
 		err = parse_uint(argv[0], 0, INT_MAX, &id);
 		if (err)
@@ -82,7 +76,7 @@ static int cpu_show(int argc, char **argv)
 	h = kstat_handle();
 	if (!h)
 		return EXIT_FAIL;
-	return cpu == CPU_ONLINE ? cpu_show_online(h) : cpu_show_one(h, cpu);
+	return cpu_get(h, cpu);
 }
 
 static int cpu_help(int argc, char **argv)
@@ -104,7 +98,7 @@ static int do_cpu(int argc, char **argv)
 
 static void cpu_print_sample(const struct kstat_sample *s)
 {
-	print_cputimes("cpu", s->cpus, s->nr_cpus, NULL);
+	print_cputimes("cpu", s, true, false);
 }
 
 const struct cli_section cli_section_cpu = {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The exporter's counters never go back: see export-counters.h.
- * Needs only libkstat (its types, kstat_cputime_name()), so that the host
- * unit test userspace/tests/test_export_counters links this file alone.
+ * Needs only libkstat (its types, kstat_cputime_name()) and utils.c, so
+ * that the host unit test userspace/tests/test_export_counters links this
+ * file alone.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +14,9 @@
 struct guard_irq {
 	uint32_t irq;
 	struct mono total;
-	uint32_t nr_percpu;
-	uint64_t *pc_shown;	/* per CPU: exported, 64-bit */
-	uint32_t *pc_raw;	/* per CPU: the kernel's 32-bit count then */
+	size_t nr_percpu;
+	uint64_t *pc_shown;	/* per CPU id: exported, 64-bit */
+	uint32_t *pc_raw;	/* per CPU id: the kernel's 32-bit count then */
 };
 
 uint64_t mono_next(struct mono *m, uint64_t raw, uint64_t hold,
@@ -67,20 +68,18 @@ static void guard_one(struct counter_guard *g, struct mono *m, uint64_t *v,
 	note(g, step, what, mode, id, before, raw, before - now);
 }
 
-static int guard_cpus(struct counter_guard *g, struct kstat_sample *s)
+static int guard_cpus(struct counter_guard *g, struct sample_copy *d)
 {
 	size_t i;
 	int f;
 
-	for (i = 0; i < s->nr_cpus; i++) {
-		struct kstat_cputime *c = &s->cpus[i];
+	for (i = 0; i < d->s.nr_cpus; i++) {
+		struct kstat_cputime *c = &d->cpus[i];
 
-		if (c->cpu < 0)
-			continue;	/* the total: not exported */
-		if (!grow_array((void **)&g->cpus, &g->nr_cpus, (size_t)c->cpu + 1,
-			  sizeof(*g->cpus)))
+		if (!grow_array((void **)&g->cpus, &g->nr_cpus,
+				(size_t)c->cpu + 1, sizeof(*g->cpus)))
 			return -1;
-		for (f = 0; f < KSTAT_CPUTIME_NR && (uint32_t)f < c->nr_ns; f++)
+		for (f = 0; f < KSTAT_CPUTIME_NR; f++)
 			guard_one(g, &g->cpus[c->cpu][f], &c->ns[f], GUARD_HOLD_NS,
 				  "cpu", kstat_cputime_name(f), c->cpu);
 	}
@@ -119,60 +118,63 @@ static struct guard_irq *irq_entry(struct counter_guard *g, size_t *hint,
 
 /*
  * The per-CPU counts, extended to 64 bits: each grows by the 32-bit
- * difference (a wrap is carried).  After the IRQ's total restarted (a new
- * descriptor) they carry on from their last values instead.
+ * difference (a wrap is carried; a CPU the sparse list leaves out is 0).
+ * After the IRQ's total restarted (a new descriptor) they carry on from
+ * their last values instead.
  */
 static int guard_percpu_counts(struct counter_guard *g, struct guard_irq *e,
 			       const struct kstat_irq *q, bool restarted)
 {
-	uint32_t c, n = q->nr_percpu;
+	size_t c, i = 0, n = g->cpu_span;
+	uint64_t *shown;
+	uint32_t *raws, raw;
 	uint64_t d;
 
-	if (n > e->nr_percpu) {
-		uint64_t *s = realloc(e->pc_shown, n * sizeof(*s));
-		uint32_t *r;
-
-		if (!s)
+	if (q->nr_percpu && q->percpu[q->nr_percpu - 1].cpu >= n)
+		n = (size_t)q->percpu[q->nr_percpu - 1].cpu + 1;
+	if (n > e->nr_percpu) {		/* CPUs new to it: from 0 */
+		shown = realloc(e->pc_shown, n * sizeof(*shown));
+		if (shown)
+			e->pc_shown = shown;
+		raws = shown ? realloc(e->pc_raw, n * sizeof(*raws)) : NULL;
+		if (!raws)
 			return -1;
-		e->pc_shown = s;
-		r = realloc(e->pc_raw, n * sizeof(*r));
-		if (!r)
-			return -1;
-		e->pc_raw = r;
-		for (c = e->nr_percpu; c < n; c++) {
-			e->pc_shown[c] = q->percpu[c];	/* first seen */
-			e->pc_raw[c] = q->percpu[c];
-		}
+		e->pc_raw = raws;
+		memset(shown + e->nr_percpu, 0, (n - e->nr_percpu) * sizeof(*shown));
+		memset(raws + e->nr_percpu, 0, (n - e->nr_percpu) * sizeof(*raws));
 		e->nr_percpu = n;
 	}
-	for (c = 0; c < n; c++) {
-		d = (uint32_t)(q->percpu[c] - e->pc_raw[c]);
-		if (restarted && q->percpu[c] < e->pc_raw[c]) {
+	for (c = 0; c < e->nr_percpu; c++) {
+		while (i < q->nr_percpu && q->percpu[i].cpu < c)
+			i++;
+		raw = i < q->nr_percpu && q->percpu[i].cpu == c ?
+		      q->percpu[i].count : 0;
+		d = (uint32_t)(raw - e->pc_raw[c]);
+		if (restarted && raw < e->pc_raw[c]) {
 			note(g, MONO_CARRIED, "irq_cpu", NULL, q->irq,
-			     e->pc_shown[c], q->percpu[c],
-			     e->pc_raw[c] - q->percpu[c]);
+			     e->pc_shown[c], raw, e->pc_raw[c] - raw);
 			d = 0;
 		}
 		e->pc_shown[c] += d;
-		e->pc_raw[c] = q->percpu[c];
+		e->pc_raw[c] = raw;
 	}
 	return 0;
 }
 
-static int guard_irqs(struct counter_guard *g, struct kstat_sample *s)
+static int guard_irqs(struct counter_guard *g, struct sample_copy *d)
 {
 	struct guard_irq *e;
 	size_t i, hint = 0;
 	enum mono_step step;
 	uint64_t before, now, raw;
 
-	if (!grow_array((void **)&g->percpu, &g->cap_percpu, s->nr_irqs + 1,
+	if (!grow_array((void **)&g->percpu, &g->cap_percpu, d->s.nr_irqs + 1,
 		  sizeof(*g->percpu)))
 		return -1;
-	for (i = 0; i < s->nr_irqs; i++) {
-		struct kstat_irq *q = &s->irqs[i];
+	for (i = 0; i < d->s.nr_irqs; i++) {
+		struct kstat_irq *q = &d->irqs[i];
 
-		g->percpu[i] = NULL;
+		g->percpu[i] = (struct guard_percpu){ NULL, 0 };
 		e = irq_entry(g, &hint, q->irq);
 		if (!e)
 			return -1;
@@ -181,21 +183,23 @@ static int guard_irqs(struct counter_guard *g, struct kstat_sample *s)
 		raw = q->count;
 		q->count = mono_next(&e->total, raw, 0, &step);
 		note(g, step, "irq", NULL, q->irq, before, raw, before - now);
-		if (!q->percpu || !q->nr_percpu)
+		if (!q->percpu || !g->cpu_span)	/* none wanted */
 			continue;
 		if (guard_percpu_counts(g, e, q, step == MONO_CARRIED))
 			return -1;
-		g->percpu[i] = e->pc_shown;
+		/* the entry may move (irq_entry()), its counts do not */
+		g->percpu[i] = (struct guard_percpu){ e->pc_shown,
+						      (uint32_t)e->nr_percpu };
 	}
 	return 0;
 }
 
-static int guard_softirqs(struct counter_guard *g, struct kstat_sample *s)
+static int guard_softirqs(struct counter_guard *g, struct sample_copy *d)
 {
 	size_t i;
 
-	for (i = 0; i < s->nr_softirqs; i++) {
-		struct kstat_softirq *v = &s->softirqs[i];
+	for (i = 0; i < d->s.nr_softirqs; i++) {
+		struct kstat_softirq *v = &d->softirqs[i];
 
 		if (!grow_array((void **)&g->softirqs, &g->nr_softirqs,
 			  (size_t)v->vec + 1, sizeof(*g->softirqs)))
@@ -207,12 +211,12 @@ static int guard_softirqs(struct counter_guard *g, struct kstat_sample *s)
 }
 
 /* Arch rows by name (their order is the kernel's, fixed while loaded). */
-static int guard_arch(struct counter_guard *g, struct kstat_sample *s)
+static int guard_arch(struct counter_guard *g, struct sample_copy *d)
 {
 	size_t i, j, cap;
 
-	for (i = 0; i < s->nr_arch; i++) {
-		struct kstat_arch *a = &s->arch[i];
+	for (i = 0; i < d->s.nr_arch; i++) {
+		struct kstat_arch *a = &d->arch[i];
 		const char *name = a->name ? a->name : "";
 
 		for (j = 0; j < g->nr_arch; j++)
@@ -245,39 +249,41 @@ static int guard_arch(struct counter_guard *g, struct kstat_sample *s)
 }
 
 /*
- * Only the sections the config has (those the exporter renders): one that
- * is off reads as zeros, which must not count as a fall.
+ * Only the sections the sample carries (those the exporter renders): one
+ * that is off reads as zeros, which must not count as a fall.
  */
-int guard_apply(struct counter_guard *g, struct kstat_sample *s)
+int guard_apply(struct counter_guard *g, struct sample_copy *d)
 {
-	uint32_t on = s->config.sections;
+	uint32_t on = d->s.sections;
 
 	g->events = 0;
-	if (((on & KSTAT_SECTION_CPU) && guard_cpus(g, s)) ||
-	    ((on & KSTAT_SECTION_IRQ) && (guard_irqs(g, s) || guard_arch(g, s))) ||
-	    ((on & KSTAT_SECTION_SOFTIRQ) && guard_softirqs(g, s))) {
+	if (g->cap_percpu)
+		memset(g->percpu, 0, g->cap_percpu * sizeof(*g->percpu));
+	if (((on & KSTAT_SECTION_CPU) && guard_cpus(g, d)) ||
+	    ((on & KSTAT_SECTION_IRQ) && (guard_irqs(g, d) || guard_arch(g, d))) ||
+	    ((on & KSTAT_SECTION_SOFTIRQ) && guard_softirqs(g, d))) {
 		g->oom = true;
 		return -1;
 	}
 	if (on & KSTAT_SECTION_IRQ)
-		guard_one(g, &g->intr, &s->intr_sum, 0, "intr", NULL, -1);
-	else if (g->cap_percpu)
-		memset(g->percpu, 0, g->cap_percpu * sizeof(*g->percpu));
+		guard_one(g, &g->intr, &d->s.intr_sum, 0, "intr", NULL, -1);
 	return 0;
 }
 
-const uint64_t *guard_percpu(const struct counter_guard *g, size_t i)
+struct guard_percpu guard_percpu(const struct counter_guard *g, size_t i)
 {
-	return i < g->cap_percpu ? g->percpu[i] : NULL;
+	return i < g->cap_percpu ? g->percpu[i] : (struct guard_percpu){ 0 };
 }
 
 void guard_reset(struct counter_guard *g)
 {
 	uint64_t held = g->held, carried = g->carried;
+	uint32_t span = g->cpu_span;
 
 	guard_free(g);
 	g->held = held;
 	g->carried = carried;
+	g->cpu_span = span;
 }
 
 void guard_free(struct counter_guard *g)

@@ -16,8 +16,9 @@
  * count, the kernel's 32-bit counter, is extended to 64 bits.
  *
  * The guard rewrites a sample copy in place (and keeps the per-CPU IRQ
- * counts beside it): what the exporter renders is what Prometheus may
- * see.  Forget everything when the module goes away: its counters restart.
+ * counts beside it, for every CPU id below nr_cpus): what the exporter
+ * renders is what Prometheus may see.  Forget everything when the module
+ * goes away: its counters restart.
  */
 #ifndef KSTAT_CLI_EXPORT_COUNTERS_H
 #define KSTAT_CLI_EXPORT_COUNTERS_H
@@ -27,6 +28,8 @@
 #include <stdint.h>
 
 #include <libkstat.h>
+
+#include "sample.h"
 
 /* A CPU time may fall this much and be held (node_exporter: 3 s). */
 #define GUARD_HOLD_NS	(3 * (uint64_t)1000000000)
@@ -61,12 +64,21 @@ struct guard_event {
 
 struct guard_irq;
 
+/* One IRQ's per-CPU counts, 64-bit, for CPU ids 0 to nr - 1. */
+struct guard_percpu {
+	const uint64_t *v;
+	uint32_t nr;
+};
+
 struct counter_guard {
+	uint32_t cpu_span;		/* the caller's: per-CPU IRQ counts
+					 * for CPU ids 0 to cpu_span - 1;
+					 * 0: none */
 	struct mono (*cpus)[KSTAT_CPUTIME_NR];	/* by CPU number */
 	size_t nr_cpus;
 	struct guard_irq *irqs;		/* every IRQ number seen, sorted */
 	size_t nr_irqs, cap_irqs;
-	const uint64_t **percpu;	/* per sample IRQ: its 64-bit counts */
+	struct guard_percpu *percpu;	/* per sample IRQ */
 	size_t cap_percpu;
 	struct mono *softirqs;		/* by vector */
 	size_t nr_softirqs;
@@ -82,17 +94,18 @@ struct counter_guard {
 };
 
 /*
- * Rewrite @s's counters (CPU times, IRQ, softirq and arch counts, the intr
- * total) to what may be exported.  0, or -1 when out of memory (then the
- * sample may be partly guarded: do not export it).
+ * Rewrite @d's counters (each CPU's times, IRQ, softirq and arch counts,
+ * the intr total) to what may be exported, in the sections it carries.
+ * 0, or -1 when out of memory (then the sample may be partly guarded: do
+ * not export it).
  */
-int guard_apply(struct counter_guard *g, struct kstat_sample *s);
+int guard_apply(struct counter_guard *g, struct sample_copy *d);
 
 /*
  * The @i-th IRQ of the sample last applied: its per-CPU counts extended to
- * 64 bits (irqs[i].nr_percpu of them), or NULL without per-CPU counts.
+ * 64 bits (v NULL without per-CPU counts).
  */
-const uint64_t *guard_percpu(const struct counter_guard *g, size_t i);
+struct guard_percpu guard_percpu(const struct counter_guard *g, size_t i);
 
 /* The module went away: its counters restart, so does the guard. */
 void guard_reset(struct counter_guard *g);

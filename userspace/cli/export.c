@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kstat export prometheus: the latest summary sample in the Prometheus text
- * exposition format (0.0.4), served over HTTP by libmicrohttpd (--listen)
- * and/or written to a node_exporter textfile (--textfile), from the same
- * event loop as kstat monitor (subscribe.c).
+ * kstat export prometheus: the latest sample of a subscription of its own
+ * (every section, at its interval) in the Prometheus text exposition
+ * format (0.0.4), served over HTTP by libmicrohttpd (--listen) and/or
+ * written to a node_exporter textfile (--textfile), from the same event
+ * loop as kstat monitor (subscribe.c).
  *
  * A scrape reads no /proc file and sends the kernel nothing: each sample
  * is copied into a snapshot, and its text is rendered once, on the first
  * scrape after it changed, into a reference-counted body that every scrape
  * of that sample shares (and gzip-compressed once, on the first scrape
  * that asks for gzip).  Only the few kstat_exporter_* lines (the sample's
- * age) are written per scrape.  The only requests are one IRQ dump with
- * metadata (for the chip, hwirq, type and actions labels) after the first
- * sample and after each generation change (the IRQ set changed).
+ * age) are written per scrape.  The only requests are one IRQ GET with
+ * descriptions (for the chip, hwirq, type and actions labels) after the
+ * first sample and after each generation change (the IRQ set changed).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -51,25 +52,27 @@
 
 static const char export_usage[] =
 	"Usage: kstat export prometheus [ --listen ADDR:PORT ] [ --textfile PATH ]\n"
-	"                               [ --interval TIME ]\n"
+	"                               [ --interval TIME ] [ --percpu ]\n"
 	"       kstat export help\n"
 	"\n"
-	"Export the kernel's summaries as Prometheus metrics (text format\n"
-	"0.0.4) until SIGINT or SIGTERM.  At least one of:\n"
+	"Export the kernel's samples as Prometheus metrics (text format 0.0.4)\n"
+	"until SIGINT or SIGTERM.  At least one of:\n"
 	"  --listen ADDR:PORT  serve GET /metrics over HTTP; ADDR is an IPv4 or\n"
 	"                      a bracketed IPv6 literal: 127.0.0.1:19586,\n"
 	"                      [::1]:19586, 0.0.0.0:19586, [::]:19586\n"
-	"  --textfile PATH     rewrite PATH atomically after every summary, for\n"
+	"  --textfile PATH     rewrite PATH atomically after every sample, for\n"
 	"                      node_exporter's textfile collector (*.prom)\n"
-	"  --interval TIME     a stream of the exporter's own at TIME (bare:\n"
-	"                      milliseconds; 250ms, 15s), every section, which\n"
-	"                      an admin's kstat config set does not change;\n"
-	"                      default: the default stream (kstat config)\n"
+	"The samples are a subscription of the exporter's own, with every\n"
+	"section and per-CPU detail, which an admin's kstat config set does not\n"
+	"change:\n"
+	"  --interval TIME     its interval (bare: milliseconds; 250ms, 15s);\n"
+	"                      default: the default stream's when it starts\n"
+	"  --percpu            also each IRQ's count per CPU\n"
+	"                      (kstat_interrupts_cpu_total)\n"
 	"A scrape costs no /proc read and no kernel request: it serves the\n"
-	"latest sample.  Until the first sample arrives, and while the module is\n"
-	"unloaded, only the kstat_exporter_* metrics are exported, with\n"
-	"kstat_exporter_up 0 (also when no sample came for 3 intervals).\n"
-	"See docs/exporter.md.\n";
+	"latest sample.  While the module is unloaded only the\n"
+	"kstat_exporter_* metrics are exported, with kstat_exporter_up 0 (also\n"
+	"when no sample came for 3 intervals).  See docs/exporter.md.\n";
 
 /* ---- a growable text buffer ---- */
 
@@ -311,23 +314,25 @@ struct exporter {
 	uint64_t guard_quiet;		/* events since, not logged */
 	bool guard_logged;
 	struct meta meta;
-	uint64_t samples, lost;
+	uint64_t samples, lost;		/* samples: also the snapshot's number */
 	uint64_t renders, deflates;	/* of the data families */
 	bool oom;			/* a sample could not be copied */
 	bool done;
 	const char *interval;		/* --interval, or NULL */
-	struct kstat_sub_opts stream;	/* ... parsed */
+	bool percpu;			/* --percpu */
+	uint32_t interval_ms;		/* the subscription's */
+	struct kstat_sub_opts sub;
 	uint64_t stale_at_ms;		/* CLOCK_MONOTONIC: no sample since */
 	bool stale;			/* ... and that time had passed */
 
 	struct body *cur;		/* the data families rendered from snap */
 	bool data_valid;
-	uint64_t data_seq;
+	uint64_t data_nr;		/* ex->samples it was rendered at */
 	bool data_show;			/* it holds the data families */
 	struct buf file;		/* scratch: one exposition, for the file */
 
 	const char *textfile;
-	uint64_t file_seq;
+	uint64_t file_nr;		/* ex->samples it was written at */
 	bool file_written;		/* since the first sample */
 	bool file_due;			/* rewrite it, sample or not */
 	bool file_failing;		/* the error was printed */
@@ -391,22 +396,17 @@ static void guard_log(struct exporter *ex)
 	ex->guard_quiet = 0;
 }
 
-/*
- * Samples come in batches of cfg.batch every cfg.batch * cfg.interval_ms:
- * none for STALE_INTERVALS such periods and the exporter says up 0.
- */
+/* No sample for STALE_INTERVALS intervals and the exporter says up 0. */
 static void on_sample(const struct kstat_sample *s, void *arg)
 {
 	struct exporter *ex = arg;
-	uint64_t period = (uint64_t)s->config.interval_ms *
-			  (s->config.batch ? s->config.batch : 1);
 
 	ex->samples++;
-	if (sample_copy(&ex->snap, s) || guard_apply(&ex->guard, &ex->snap.s))
+	if (sample_copy(&ex->snap, s) || guard_apply(&ex->guard, &ex->snap))
 		ex->oom = true;
 	else
 		guard_log(ex);
-	ex->stale_at_ms = now_ms() + STALE_INTERVALS * period;
+	ex->stale_at_ms = now_ms() + STALE_INTERVALS * (uint64_t)ex->interval_ms;
 }
 
 /* Called by export_ready() only; pages read ex->stale (see there). */
@@ -425,6 +425,21 @@ static void on_lost(uint64_t lost, enum kstat_lost_reason why, void *arg)
 }
 
 /*
+ * Without --interval the subscription takes the default stream's when it
+ * subscribes (at start, and again when the module is back): read it.
+ */
+static void read_interval(struct exporter *ex)
+{
+	struct kstat_handle *h;
+	struct kstat_config cfg;
+
+	if (ex->sub.fields & KSTAT_CONFIG_INTERVAL)
+		ex->interval_ms = ex->sub.interval_ms;
+	else if ((h = kstat_handle()) && !kstat_config_get(h, &cfg))
+		ex->interval_ms = cfg.interval_ms;
+}
+
+/*
  * The module went away: kstat_exporter_up 0 and no data until samples
  * come again (seq and generation restart, so nothing cached is kept).
  */
@@ -432,8 +447,11 @@ static void on_family(int present, void *arg)
 {
 	struct exporter *ex = arg;
 
-	if (present)
+	kstat_handle_drop();
+	if (present) {
+		read_interval(ex);
 		return;
+	}
 	ex->snap.valid = false;
 	ex->data_valid = false;
 	ex->meta.loaded = false;
@@ -467,30 +485,28 @@ static void render_cpus(struct buf *b, const struct kstat_sample *n)
 {
 	static const char guest[] = "kstat_cpu_guest_seconds_total";
 	static const char cpu[] = "kstat_cpu_seconds_total";
+	const struct kstat_cputime *t;
 	size_t i;
 	int f;
 
+	/* the rows only: Prometheus sums the total itself */
 	family(b, cpu, "counter", "Seconds the CPUs spent in each mode.");
 	for (i = 0; i < n->nr_cpus; i++) {
-		if (n->cpus[i].cpu < 0)
-			continue;	/* the total: Prometheus sums itself */
+		t = kstat_sample_cpu(n, i);
 		for (f = KSTAT_CPUTIME_USER; f <= KSTAT_CPUTIME_STEAL; f++) {
 			buf_printf(b, "%s{cpu=\"%d\",mode=\"%s\"} ", cpu,
-				   n->cpus[i].cpu, kstat_cputime_name(f));
-			put_seconds(b, n->cpus[i].ns[f]);
+				   t->cpu, kstat_cputime_name(f));
+			put_seconds(b, t->ns[f]);
 		}
 	}
 	family(b, guest, "counter",
 	       "Seconds the CPUs spent running guests (also counted in user and nice).");
 	for (i = 0; i < n->nr_cpus; i++) {
-		if (n->cpus[i].cpu < 0)
-			continue;
-		buf_printf(b, "%s{cpu=\"%d\",mode=\"user\"} ", guest,
-			   n->cpus[i].cpu);
-		put_seconds(b, n->cpus[i].ns[KSTAT_CPUTIME_GUEST]);
-		buf_printf(b, "%s{cpu=\"%d\",mode=\"nice\"} ", guest,
-			   n->cpus[i].cpu);
-		put_seconds(b, n->cpus[i].ns[KSTAT_CPUTIME_GUEST_NICE]);
+		t = kstat_sample_cpu(n, i);
+		buf_printf(b, "%s{cpu=\"%d\",mode=\"user\"} ", guest, t->cpu);
+		put_seconds(b, t->ns[KSTAT_CPUTIME_GUEST]);
+		buf_printf(b, "%s{cpu=\"%d\",mode=\"nice\"} ", guest, t->cpu);
+		put_seconds(b, t->ns[KSTAT_CPUTIME_GUEST_NICE]);
 	}
 }
 
@@ -600,19 +616,19 @@ static void render_irq_percpu(struct buf *b, const struct kstat_sample *n,
 			      const struct counter_guard *g)
 {
 	static const char name[] = "kstat_interrupts_cpu_total";
-	const uint64_t *pc;
+	struct guard_percpu pc;
 	uint32_t c;
 	size_t i;
 
 	family(b, name, "counter",
 	       "Interrupts per IRQ and CPU (the kernel's 32-bit per-CPU counters, wraps carried).");
 	for (i = 0; i < n->nr_irqs; i++) {
-		if (!irq_shown(m, &n->irqs[i]))
+		if (!irq_shown(m, kstat_sample_irq(n, i)))
 			continue;
 		pc = guard_percpu(g, i);
-		for (c = 0; pc && c < n->irqs[i].nr_percpu; c++)
+		for (c = 0; pc.v && c < pc.nr; c++)
 			buf_printf(b, "%s{type=\"%u\",cpu=\"%u\"} %" PRIu64 "\n",
-				   name, n->irqs[i].irq, c, pc[c]);
+				   name, kstat_sample_irq(n, i)->irq, c, pc.v[c]);
 	}
 }
 
@@ -621,47 +637,52 @@ static void render_irq_percpu(struct buf *b, const struct kstat_sample *n,
  * MIS), one series each, so that a rule on MCE can tell "none" from
  * "not known here".
  */
-static void render_arch_unread(struct buf *b, const struct meta *m)
+static void render_arch_unread(struct buf *b, const struct kstat_sample *n)
 {
-	const char *p = m->labels.list ? m->labels.list->arch_unread : NULL;
-	size_t n;
+	const char *p = n->arch_unread;
+	size_t len;
 
 	family(b, "kstat_arch_interrupts_unread", "gauge",
 	       "1 for each architecture row of /proc/interrupts that this kstat.ko cannot read (built as a module).");
 	while (p && *p) {
-		n = strcspn(p, " ");
+		len = strcspn(p, " ");
 		buf_printf(b, "kstat_arch_interrupts_unread{type=\"%.*s\"} 1\n",
-			   (int)n, p);
-		p += n + (p[n] == ' ');
+			   (int)len, p);
+		p += len + (p[len] == ' ');
 	}
 }
 
 static void render_irqs(struct buf *b, const struct kstat_sample *n,
-			struct meta *m, const struct counter_guard *g)
+			struct meta *m, const struct counter_guard *g,
+			bool percpu)
 {
+	const struct kstat_irq *q;
+	const struct kstat_arch *a;
 	size_t i;
 
 	family(b, "kstat_interrupts_total", "counter",
 	       "Interrupts per IRQ, all CPUs together.");
 	for (i = 0; i < n->nr_irqs; i++) {
-		if (!irq_shown(m, &n->irqs[i]))
+		q = kstat_sample_irq(n, i);
+		if (!irq_shown(m, q))
 			continue;
 		buf_write(b, "kstat_interrupts_total", 22);
-		put_irq_labels_cached(b, m, n->irqs[i].irq);
-		put_count(b, n->irqs[i].count);
+		put_irq_labels_cached(b, m, q->irq);
+		put_count(b, q->count);
 	}
-	if (n->config.percpu)
+	if (percpu)
 		render_irq_percpu(b, n, m, g);
 	family(b, "kstat_arch_interrupts_total", "counter",
 	       "Architecture interrupt counters (x86: NMI, LOC, ...), all CPUs together.");
 	for (i = 0; i < n->nr_arch; i++) {
+		a = kstat_sample_arch(n, i);
 		buf_write(b, "kstat_arch_interrupts_total{type=\"", 34);
-		buf_label(b, n->arch[i].name);
+		buf_label(b, a->name);
 		buf_write(b, "\",info=\"", 8);
-		buf_label(b, n->arch[i].desc);
-		buf_printf(b, "\"} %" PRIu64 "\n", n->arch[i].count);
+		buf_label(b, a->desc);
+		buf_printf(b, "\"} %" PRIu64 "\n", a->count);
 	}
-	render_arch_unread(b, m);
+	render_arch_unread(b, n);
 	family(b, "kstat_intr_total", "counter",
 	       "Interrupts of every IRQ and reported arch counter (the intr line of /proc/stat, less kstat_arch_interrupts_unread's MCE, MCP and ERR).");
 	buf_printf(b, "kstat_intr_total %" PRIu64 "\n", n->intr_sum);
@@ -692,9 +713,11 @@ static void render_softirqs(struct buf *b, const struct kstat_sample *n)
 	family(b, "kstat_softirqs_total", "counter",
 	       "Softirqs run per vector, all CPUs together.");
 	for (i = 0; i < n->nr_softirqs; i++) {
+		const struct kstat_softirq *v = kstat_sample_softirq(n, i);
+
 		buf_write(b, "kstat_softirqs_total{vector=\"", 29);
-		put_vector(b, n->softirqs[i].name ? n->softirqs[i].name : "");
-		buf_printf(b, "\"} %" PRIu64 "\n", n->softirqs[i].count);
+		put_vector(b, v->name ? v->name : "");
+		buf_printf(b, "\"} %" PRIu64 "\n", v->count);
 	}
 }
 
@@ -710,7 +733,7 @@ static const struct body *metrics_body(struct exporter *ex)
 	bool show = c->valid && !ex->stale;
 	struct body *b;
 
-	if (ex->cur && ex->data_valid && ex->data_seq == n->seq &&
+	if (ex->cur && ex->data_valid && ex->data_nr == ex->samples &&
 	    ex->data_show == show)
 		return ex->cur;
 	b = calloc(1, sizeof(*b));
@@ -718,11 +741,11 @@ static const struct body *metrics_body(struct exporter *ex)
 		return NULL;
 	b->refs = 1;
 	buf_write(&b->text, "", 0);
-	if (show && (n->config.sections & KSTAT_SECTION_CPU))
+	if (show && (n->sections & KSTAT_SECTION_CPU))
 		render_cpus(&b->text, n);
-	if (show && (n->config.sections & KSTAT_SECTION_IRQ))
-		render_irqs(&b->text, n, &ex->meta, &ex->guard);
-	if (show && (n->config.sections & KSTAT_SECTION_SOFTIRQ))
+	if (show && (n->sections & KSTAT_SECTION_IRQ))
+		render_irqs(&b->text, n, &ex->meta, &ex->guard, ex->percpu);
+	if (show && (n->sections & KSTAT_SECTION_SOFTIRQ))
 		render_softirqs(&b->text, n);
 	if (b->text.oom) {
 		body_put(b);
@@ -733,7 +756,7 @@ static const struct body *metrics_body(struct exporter *ex)
 	ex->cur = b;
 	ex->renders++;
 	ex->data_valid = true;
-	ex->data_seq = n->seq;
+	ex->data_nr = ex->samples;
 	ex->data_show = show;
 	return b;
 }
@@ -745,7 +768,7 @@ static void render_health(struct buf *b, const struct exporter *ex)
 	uint64_t now, age;
 
 	family(b, "kstat_exporter_up", "gauge",
-	       "1 while summary samples arrive from the kernel; 0 before the first, while the module is unloaded and after 3 intervals without one.");
+	       "1 while samples arrive from the kernel; 0 before the first, while the module is unloaded and after 3 intervals without one.");
 	buf_printf(b, "kstat_exporter_up %d\n", c->valid && !ex->stale);
 	family(b, "kstat_exporter_build_info", "gauge",
 	       "The exporter's version, as a label; the value is 1.");
@@ -753,10 +776,10 @@ static void render_health(struct buf *b, const struct exporter *ex)
 	buf_label(b, KSTAT_VERSION);
 	buf_write(b, "\"} 1\n", 5);
 	own_value(b, "kstat_exporter_samples_total", "counter",
-		  "Summary samples received from the kernel.",
+		  "Samples received from the kernel.",
 		  ex->samples);
 	own_value(b, "kstat_exporter_samples_lost_total", "counter",
-		  "Summary samples lost (sequence gaps, socket overruns, broken batches).",
+		  "Samples lost (sequence gaps, socket overruns, samples missing parts).",
 		  ex->lost);
 	own_value(b, "kstat_exporter_renders_total", "counter",
 		  "Times the data families were rendered from a sample: at most once per sample, and only when a scrape (or the textfile) asks.",
@@ -784,9 +807,9 @@ static void render_health(struct buf *b, const struct exporter *ex)
 	own_value(b, "kstat_exporter_last_sample_seq", "gauge",
 		  "Sequence number of the exported sample.", n->seq);
 	family(b, "kstat_exporter_interval_seconds", "gauge",
-	       "The kernel's summary sampling interval.");
+	       "The interval of the exporter's subscription.");
 	buf_printf(b, "kstat_exporter_interval_seconds %u.%03u\n",
-		   n->config.interval_ms / 1000, n->config.interval_ms % 1000);
+		   ex->interval_ms / 1000, ex->interval_ms % 1000);
 }
 
 /* One exposition, for the textfile: into ex->file. */
@@ -878,12 +901,12 @@ static void textfile_update(struct exporter *ex)
 {
 	if (!ex->textfile || (!ex->snap.valid && !ex->file_due))
 		return;
-	if (!ex->file_due && ex->file_written && ex->file_seq == ex->snap.s.seq)
+	if (!ex->file_due && ex->file_written && ex->file_nr == ex->samples)
 		return;
 	if (textfile_write(ex) == 0) {
 		ex->file_due = false;
 		ex->file_written = ex->snap.valid;
-		ex->file_seq = ex->snap.s.seq;
+		ex->file_nr = ex->samples;
 	}
 }
 
@@ -1439,21 +1462,27 @@ static int export_ready(const struct pollfd *pfd, unsigned int n, void *arg)
 
 /* ---- the command ---- */
 
-/* --interval: a stream of our own, every section, per-CPU off. */
+/*
+ * The subscription: every section, per-CPU detail (each CPU's time), the
+ * interval of --interval or else the default stream's.
+ */
 static int parse_interval(struct exporter *ex)
 {
 	char why[EXPLAIN_LEN];
 	uint64_t ns;
-	int err = parse_duration(ex->interval, &summary_interval, &ns);
+	int err;
 
+	ex->sub.fields = KSTAT_CONFIG_SECTIONS | KSTAT_CONFIG_PERCPU;
+	ex->sub.sections = cli_sections_all();
+	ex->sub.percpu = 1;
+	if (!ex->interval)
+		return EXIT_OK;
+	err = parse_duration(ex->interval, &summary_interval, &ns);
 	if (err)
 		return usage_err("export", "bad --interval \"%s\" (%s)", ex->interval,
 				 duration_explain(why, sizeof(why), err, &summary_interval));
-	ex->stream = (struct kstat_sub_opts)KSTAT_SUB_OPTS_INIT;
-	ex->stream.fields = KSTAT_CONFIG_INTERVAL | KSTAT_CONFIG_SECTIONS |
-			    KSTAT_CONFIG_PERCPU;
-	ex->stream.interval_ms = (uint32_t)(ns / MSEC_NS);
-	ex->stream.sections = KSTAT_SECTION_ALL;
+	ex->sub.fields |= KSTAT_CONFIG_INTERVAL;
+	ex->sub.interval_ms = (uint32_t)(ns / MSEC_NS);
 	return EXIT_OK;
 }
 
@@ -1466,6 +1495,12 @@ static int parse_args(int argc, char **argv, struct exporter *ex)
 		const char *a = argv[i], *eq = strchr(a, '=');
 		size_t len = eq ? (size_t)(eq - a) : strlen(a);
 
+		if (!strcmp(a, "--percpu")) {
+			if (ex->percpu)
+				return usage_err("export", "\"--percpu\" given twice");
+			ex->percpu = true;
+			continue;
+		}
 		if (len == 8 && !strncmp(a, "--listen", len))
 			dst = &ex->listen;
 		else if (len == 10 && !strncmp(a, "--textfile", len))
@@ -1483,7 +1518,7 @@ static int parse_args(int argc, char **argv, struct exporter *ex)
 	}
 	if (!ex->listen && !ex->textfile)
 		return usage_err("export", "give --listen ADDR:PORT, --textfile PATH or both");
-	return ex->interval ? parse_interval(ex) : EXIT_OK;
+	return parse_interval(ex);
 }
 
 static int export_setup(struct exporter *ex)
@@ -1496,6 +1531,9 @@ static int export_setup(struct exporter *ex)
 		return EXIT_USAGE;
 	if (!kstat_handle())	/* the module first: nothing to export without */
 		return EXIT_FAIL;
+	read_interval(ex);
+	/* per-CPU IRQ counts for every possible CPU, or none */
+	ex->guard.cpu_span = ex->percpu ? nr_possible_cpus() : 0;
 	if (ex->listen) {
 		lfd = listen_open(ex->listen, &ss, len);
 		if (lfd < 0 || http_start(ex, lfd))
@@ -1530,17 +1568,18 @@ static int export_prometheus(int argc, char **argv)
 		.fill = export_fill,
 		.ready = export_ready,
 	};
-	struct exporter ex = { .mhd_fd = -1 };
+	/* interval_ms: the kernel's default, should the config not be read */
+	struct exporter ex = { .mhd_fd = -1, .sub = KSTAT_SUB_OPTS_INIT,
+			       .interval_ms = 1000 };
 	struct sub_run_opts o = {
 		.ops = &ops, .arg = &ex, .done = &ex.done, .poll = &poll_ops,
+		.sub = &ex.sub,
 	};
 	int ret;
 
 	if (opts.json)
 		return usage_err("export", "\"export\" has no JSON output");
 	ret = parse_args(argc, argv, &ex);
-	if (ex.interval)
-		o.stream = &ex.stream;
 	if (ret == EXIT_OK)
 		ret = export_setup(&ex);
 	if (ret == EXIT_OK)

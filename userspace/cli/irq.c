@@ -7,7 +7,6 @@
 
 #include "kstat.h"
 #include "print.h"
-#include "sample.h"
 
 static const char irq_usage[] =
 	"Usage: kstat irq [ show [ IRQ ... ] [ percpu ] ]\n"
@@ -16,144 +15,107 @@ static const char irq_usage[] =
 	"\n"
 	"Every IRQ, or the IRQs and ranges given, with \"percpu\" also the count\n"
 	"of each CPU id (offline CPUs included).  One IRQ number alone must\n"
-	"exist; in a range or a list, numbers without an IRQ are left out.  A\n"
-	"list holds at most 8192 IRQs.\n"
+	"exist; in a range or a list, numbers without an IRQ are left out.\n"
 	"\n"
 	"Text: a table  IRQ COUNT [CPUn ...] CHIP HWIRQ TYPE ACTIONS.  JSON (-j):\n"
 	"an array of objects with the keys \"irq\", \"count\", \"chip\", \"hwirq\"\n"
 	"(null without an IRQ domain), \"type\" (the flow handler name, else\n"
 	"\"level\" or \"edge\"), \"actions\" (an array of strings) and, with\n"
-	"percpu, \"percpu\" (an array of counts indexed by CPU id).  Counts wrap\n"
-	"at 2^32 as in /proc/interrupts.\n";
+	"percpu, \"percpu\" (an array of counts indexed by CPU id).  Counts are\n"
+	"64-bit (they do not wrap as /proc/interrupts' do); per-CPU counts are\n"
+	"the kernel's 32-bit ones.\n";
 
 /* One IRQ word of the command line: a number or a range. */
 struct irq_spec {
 	uint32_t first, last;
-	bool range;
 };
 
-/* What "irq show" asked for. */
-struct irq_args {
-	struct irq_spec *specs;
-	size_t nr_specs;
-	uint32_t *list;		/* with several specs: the IRQ list */
-	size_t nr_list;
-	bool percpu;
-};
-
-/* Several IRQ words become one IRQ list, ranges spelled out. */
-static int irq_build_list(struct irq_args *a)
+/* Is @irq in one of @n specs? */
+static bool irq_wanted(const struct irq_spec *sp, size_t n, uint32_t irq)
 {
-	uint64_t total = 0, irq;
-	size_t i, n = 0;
-
-	for (i = 0; i < a->nr_specs; i++)
-		total += (uint64_t)a->specs[i].last - a->specs[i].first + 1;
-	if (total > KSTAT_IRQ_LIST_MAX)
-		return usage_err("irq", "too many IRQs: %" PRIu64 " (at most %d in a list)",
-				 total, KSTAT_IRQ_LIST_MAX);
-
-	a->list = malloc((size_t)total * sizeof(*a->list));
-	if (!a->list) {
-		kstat_err("out of memory");
-		return EXIT_FAIL;
-	}
-	for (i = 0; i < a->nr_specs; i++)
-		for (irq = a->specs[i].first; irq <= a->specs[i].last; irq++)
-			a->list[n++] = (uint32_t)irq;
-	a->nr_list = n;
-	return EXIT_OK;
-}
-
-static int irq_parse_args(int argc, char **argv, struct irq_args *a)
-{
-	struct irq_spec *s;
-	int i;
-
-	a->specs = calloc((size_t)argc + 1, sizeof(*a->specs));
-	if (!a->specs) {
-		kstat_err("out of memory");
-		return EXIT_FAIL;
-	}
-	for (i = 0; i < argc; i++) {
-		if (is_prefix(argv[i], "percpu")) {
-			a->percpu = true;
-			continue;
-		}
-		s = &a->specs[a->nr_specs];
-		if (parse_u32_range(argv[i], &s->first, &s->last, &s->range))
-			return usage_err("irq", "invalid IRQ \"%s\" (a number or FIRST-LAST, "
-					 "each 0 to %u, FIRST <= LAST)", argv[i], UINT32_MAX);
-		a->nr_specs++;
-	}
-	/* Build a list now: too long a one is a usage error, not a kernel's. */
-	return a->nr_specs > 1 ? irq_build_list(a) : EXIT_OK;
-}
-
-/* ---- printing ------------------------------------------------------------ */
-
-static void print_irqs(const struct kstat_irq_list *l, bool percpu)
-{
-	struct irq_cols w;
 	size_t i;
 
-	irq_cols_show(&w, l->irqs, l->nr, l->cpu_first, percpu);
-	open_json_array(NULL);
-	print_irq_header(&w);
-	for (i = 0; i < l->nr; i++)	/* a show's IRQs are their own labels */
-		print_irq(&l->irqs[i], &l->irqs[i], 0, &w);
-	close_json_array();
+	for (i = 0; i < n; i++)
+		if (irq >= sp[i].first && irq <= sp[i].last)
+			return true;
+	return false;
 }
 
-/* ---- show ---------------------------------------------------------------- */
-
-/* Ask the kernel for what @a selects: one IRQ, a range, a list or all. */
-static int irq_fetch(struct kstat_handle *h, const struct irq_args *a,
-		     struct kstat_irq_list **l)
+/*
+ * One GET of the range from the lowest IRQ asked to the highest, with
+ * descriptions; printed are the IRQs the words name.
+ */
+static int irq_print(struct kstat_handle *h, const struct irq_spec *sp,
+		     size_t n, bool one, bool percpu)
 {
-	struct kstat_filter f = KSTAT_FILTER_INIT;
-	const struct irq_spec *s = a->specs;
+	struct kstat_query q = KSTAT_QUERY_INIT;
+	const struct kstat_irq *irq;
+	struct kstat_sample *s;
+	struct irq_cols w;
 	char what[64];
+	size_t i;
 
-	f.flags = KSTAT_F_META | (a->percpu ? KSTAT_F_PERCPU : 0);
-	if (a->nr_specs == 1 && !s->range) {
-		/* A do request, so a missing IRQ is the kernel's error. */
-		if (kstat_irq_get(h, s->first, &f, l)) {
-			snprintf(what, sizeof(what), "cannot read IRQ %u",
-				 s->first);
-			return kernel_err(what);
-		}
-		return EXIT_OK;
+	q.sections = KSTAT_SECTION_IRQ;
+	q.flags = KSTAT_F_META | (percpu ? KSTAT_F_PERCPU : 0);
+	for (i = 0; i < n; i++) {
+		if (!i || sp[i].first < q.irq_first)
+			q.irq_first = sp[i].first;
+		if (!i || sp[i].last > q.irq_last)
+			q.irq_last = sp[i].last;
 	}
-	if (a->nr_specs == 1) {
-		f.irq_first = s->first;
-		f.irq_last = s->last;
-	} else if (a->nr_specs > 1) {
-		f.irqs = a->list;
-		f.nr_irqs = a->nr_list;
+	if (one)
+		snprintf(what, sizeof(what), "cannot read IRQ %u", sp[0].first);
+	else
+		snprintf(what, sizeof(what), "cannot read IRQs");
+	if (kstat_get(h, &q, &s))
+		return kernel_err(what);
+	if (one && !s->nr_irqs) {
+		kstat_sample_free(s);
+		kstat_err("%s: no such IRQ", what);
+		return EXIT_FAIL;
 	}
-	if (kstat_irq_list_get(h, &f, l))
-		return kernel_err("cannot read IRQs");
+	irq_cols_show(&w, s, percpu);
+	open_json_array(NULL);
+	print_irq_header(&w);
+	for (i = 0; i < s->nr_irqs; i++) {
+		irq = kstat_sample_irq(s, i);
+		/* a show's IRQs are their own labels */
+		if (!n || irq_wanted(sp, n, irq->irq))
+			print_irq(irq, irq, 0, &w);
+	}
+	close_json_array();
+	kstat_sample_free(s);
 	return EXIT_OK;
 }
 
 static int irq_show(int argc, char **argv)
 {
-	struct irq_args a = { 0 };
-	struct kstat_irq_list *l = NULL;
+	struct irq_spec *sp = calloc((size_t)argc + 1, sizeof(*sp));
 	struct kstat_handle *h;
-	int ret;
+	bool percpu = false, range = false, one;
+	size_t n = 0;
+	int i, ret;
 
-	ret = irq_parse_args(argc, argv, &a);
-	if (!ret) {
-		h = kstat_handle();
-		ret = h ? irq_fetch(h, &a, &l) : EXIT_FAIL;
+	if (!sp) {
+		kstat_err("out of memory");
+		return EXIT_FAIL;
 	}
-	if (!ret)
-		print_irqs(l, a.percpu);
-	kstat_irq_list_free(l);
-	free(a.list);
-	free(a.specs);
+	for (i = 0; i < argc; i++) {
+		if (is_prefix(argv[i], "percpu")) {
+			percpu = true;
+			continue;
+		}
+		if (parse_u32_range(argv[i], &sp[n].first, &sp[n].last, &range)) {
+			free(sp);
+			return usage_err("irq", "invalid IRQ \"%s\" (a number or FIRST-LAST, "
+					 "each 0 to %u, FIRST <= LAST)", argv[i], UINT32_MAX);
+		}
+		n++;
+	}
+	one = n == 1 && !range;	/* it must exist */
+	h = kstat_handle();
+	ret = h ? irq_print(h, sp, n, one, percpu) : EXIT_FAIL;
+	free(sp);
 	return ret;
 }
 
@@ -174,24 +136,21 @@ static int do_irq(int argc, char **argv)
 	return cmd_dispatch("irq", irq_cmds, argc, argv);
 }
 
-/* The IRQs this sample carried (all, or the changed ones), arch, intr. */
+/* Every IRQ of the sample, the arch rows, the intr sum. */
 static void irq_print_sample(const struct kstat_sample *s)
 {
-	const struct kstat_irq *q;
+	uint32_t nr_cpus = sample_cpu_span(s);
 	struct irq_cols w;
 	size_t i;
 
-	irq_cols_json(&w);
+	irq_cols_json(&w, s);
 	open_json_array("irq");
-	for (i = 0; i < s->nr_irqs_changed; i++) {
-		q = sample_irq(s, s->irqs_changed[i]);
-		if (q)
-			print_irq(q, NULL, 0, &w);
-	}
+	for (i = 0; i < s->nr_irqs; i++)
+		print_irq(kstat_sample_irq(s, i), NULL, 0, &w);
 	close_json_array();
 	open_json_array("arch");
 	for (i = 0; i < s->nr_arch; i++)
-		print_arch(&s->arch[i]);
+		print_arch(kstat_sample_arch(s, i), nr_cpus);
 	close_json_array();
 	print_intr(s->intr_sum);
 }

@@ -2,23 +2,20 @@
 /*
  * IRQ labels by IRQ number: the chip, hardware IRQ, flow type and actions
  * that `kstat watch`, `kstat top` and `kstat export` print beside the
- * counts.  The summaries carry counts only, so they take the labels from
- * one GET with metadata, again whenever the IRQ set's generation changes.
- * A label is the library's struct kstat_irq of that GET, printed by the
- * IRQ printer of print.h as `kstat irq show` prints it.
+ * counts.  Samples carry counts only, so they take the labels from one
+ * GET with descriptions (KSTAT_F_META), again whenever the generation
+ * changes.  A label is that GET's struct kstat_irq, printed by the IRQ
+ * printer of print.h as `kstat irq show` prints it.
  */
 #ifndef KSTAT_CLI_IRQLABELS_H
 #define KSTAT_CLI_IRQLABELS_H
 
-#include <stddef.h>
 #include <stdint.h>
 
 #include <libkstat.h>
 
 struct irq_labels {
-	struct kstat_irq_list *list;	/* the GET's reply */
-	const struct kstat_irq **by_irq;	/* by IRQ number, or NULL */
-	size_t nr;
+	struct kstat_sample *s;		/* the GET's answer, or NULL */
 };
 
 /*

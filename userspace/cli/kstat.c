@@ -58,11 +58,11 @@ static const struct cmd commands[] = {
 	{ "stat",	do_stat,	"the cpu, intr and softirq lines of /proc/stat" },
 	{ "interrupts",	do_interrupts,	"the format of /proc/interrupts" },
 	{ "softirqs",	do_softirqs,	"the format of /proc/softirqs" },
-	{ "watch",	do_watch,	"live rates from the kernel's summaries" },
+	{ "watch",	do_watch,	"live rates from the kernel's samples" },
 	{ "top",	do_top,		"a full-screen view of CPU, softirq and IRQ rates" },
-	{ "monitor",	do_monitor,	"every summary sample as it arrives" },
-	{ "config",	do_config,	"the summary interval, batch, keyframe, sections" },
-	{ "stats",	do_stats,	"the summary producer's own counters" },
+	{ "monitor",	do_monitor,	"every sample as it arrives" },
+	{ "config",	do_config,	"the default stream's settings and the limits" },
+	{ "stats",	do_stats,	"the sample producer's own counters" },
 	{ "export",	do_export,	"Prometheus metrics over HTTP or a textfile" },
 	{ "help",	do_help,	NULL },
 	{ NULL, NULL, NULL }
@@ -206,6 +206,13 @@ struct kstat_handle *kstat_handle(void)
 	if (err)
 		handle = NULL;
 	return handle;
+}
+
+void kstat_handle_drop(void)
+{
+	if (handle)
+		kstat_close(handle);
+	handle = NULL;
 }
 
 /*

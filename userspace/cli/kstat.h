@@ -51,7 +51,7 @@ int run_helper(const char *name, int argc, char **argv);
 
 /*
  * A counter section in the CLI: its object ("kstat NAME"), the bit it
- * travels under in summaries, and its objects' printer for one sample
+ * travels under in samples, and its objects' printer for one sample
  * ("kstat -j monitor").  Each is defined in the section's own file as
  * "const struct cli_section cli_section_NAME = {"; the Makefile generates
  * CLI_SECTIONS from those definitions (cli-sections.gen.h), in the files'
@@ -78,6 +78,8 @@ enum { CLI_NR_SECTIONS = 0 CLI_SECTIONS(CLI_SECTION_COUNT) };
 
 /* The sections, in CLI_SECTIONS' order (sections.c). */
 extern const struct cli_section *const cli_sections[CLI_NR_SECTIONS];
+/* Every section's bit: "all". */
+uint32_t cli_sections_all(void);
 
 /* Objects that are not a section's. */
 int do_stat(int argc, char **argv);
@@ -115,21 +117,26 @@ struct sub_poll_ops {
 struct sub_run_opts {
 	const struct kstat_sub_ops *ops;
 	void *arg;
-	int rcvbuf;			/* socket buffer, 0: library default */
+	/*
+	 * What to subscribe to: fields 0 for the default stream, else a
+	 * subscription of the command's own; and rcvbuf.  A command may
+	 * change it and set *restart from a callback: sub_run() then
+	 * subscribes again with it.
+	 */
+	struct kstat_sub_opts *sub;
+	bool *restart;			/* or NULL */
 	unsigned int delay_ms;		/* sleep after each dispatch */
 	const bool *done;		/* set by the callbacks to stop */
 	const struct sub_poll_ops *poll;	/* or NULL */
-	/* a stream of the command's own, or NULL: the default stream */
-	const struct kstat_sub_opts *stream;
 };
 
 /*
- * A stream of a command's own at @interval_ns (rounded to ms, within the
- * kernel's range: a frame longer than its maximum takes several samples)
- * with @sections, per-CPU IRQ counts off: what watch and top ask for.
+ * A subscription of a command's own at @interval_ns (rounded to ms, at
+ * most the kernel's 60 s: a longer frame takes several samples) with
+ * @sections and @percpu: what watch and top ask for.
  */
-void sub_stream_at(struct kstat_sub_opts *o, uint64_t interval_ns,
-		   uint32_t sections);
+void sub_own_at(struct kstat_sub_opts *o, uint64_t interval_ns,
+		uint32_t sections, bool percpu);
 
 int sub_run(const struct sub_run_opts *o);
 /* CLOCK_BOOTTIME in ns, the clock of the samples' timestamps. */
@@ -141,21 +148,18 @@ void print_timestamp(void);
  * (watch's frames, top -b's).
  */
 void print_timestamp_line(void);
-/* config.c: "sections cpu,irq" in text, ["cpu","irq"] in JSON. */
-void print_sections(uint32_t sections);
 /* "cpu,irq" or "all" into KSTAT_SECTION_* bits; 0, or -1 if bad. */
 int parse_sections(const char *arg, uint32_t *out);
 /*
- * A summary interval: bare milliseconds, as the kernel takes it (the
+ * A sample interval: bare milliseconds, as the kernel takes it (the
  * kernel judges its range; the CLI only what fits its u32).
  */
 extern const struct duration_spec summary_interval;
 /*
  * @lost samples went missing: with @json the line {"lost":N,"reason":R}
- * on stdout (monitor), else a warning on stderr ending in @then.
+ * on stdout (monitor), else a warning on stderr.
  */
-void print_lost(uint64_t lost, enum kstat_lost_reason why, bool json,
-		const char *then);
+void print_lost(uint64_t lost, enum kstat_lost_reason why, bool json);
 /* The family went (0) or came back (1): a line for monitor and watch. */
 void print_family_event(int present);
 
@@ -165,6 +169,8 @@ void print_family_event(int present);
  * error was printed: return EXIT_FAIL.
  */
 struct kstat_handle *kstat_handle(void);
+/* The module went or came back: the next kstat_handle() connects again. */
+void kstat_handle_drop(void);
 
 /* "kstat: [FILE:LINE: ]message" on stderr (FILE:LINE in batch mode). */
 void kstat_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

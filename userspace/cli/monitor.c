@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kstat monitor: print every summary sample as it arrives, one line each
- * (JSON Lines with -j), and every loss.
+ * kstat monitor: print every sample as it arrives, one line each (JSON
+ * Lines with -j), and every loss.
  */
 #include <inttypes.h>
 #include <limits.h>
@@ -10,35 +10,33 @@
 
 #include "kstat.h"
 #include "print.h"
-#include "sample.h"
 
 static const char monitor_usage[] =
 	"Usage: kstat monitor [ interval TIME ] [ sections SECTION[,SECTION...] ]\n"
-	"                     [ percpu { on | off } ] [ batch N ] [ keyframe N ]\n"
-	"                     [ count N ] [ rcvbuf BYTES ] [ delay TIME ]\n"
+	"                     [ percpu { on | off } ] [ count N ] [ rcvbuf BYTES ]\n"
+	"                     [ delay TIME ]\n"
 	"       kstat monitor help\n"
 	"\n"
-	"One line per summary sample the kernel sends, until N samples\n"
-	"(default: until interrupted); with -t (kstat -t monitor) each text line\n"
-	"starts with the local time it was printed, [YYYY-MM-DDTHH:MM:SS.uuuuuu].\n"
-	"Without interval, sections, percpu, batch or keyframe: the default\n"
-	"stream, at the configuration kstat config shows.  With any of them: a\n"
-	"stream of monitor's own (what is not given takes the default's value),\n"
+	"One line per sample, until N samples (default: until interrupted);\n"
+	"with -t (kstat -t monitor) each text line starts with the local time\n"
+	"it was printed, [YYYY-MM-DDTHH:MM:SS.uuuuuu].  The first sample is the\n"
+	"state on joining, read by a GET (\"from_get\"), then the kernel's.\n"
+	"Without interval, sections or percpu: the default stream, at the\n"
+	"configuration kstat config shows.  With any of them: a subscription of\n"
+	"monitor's own (what is not given takes the default stream's value),\n"
 	"which an admin's config set does not change; users without\n"
 	"CAP_NET_ADMIN may not go below the floor kstat config shows\n"
 	"(min_interval_ms).  SECTION is cpu, irq, softirq or all; TIME as in\n"
 	"kstat config set (bare: milliseconds).\n"
-	"With -j, JSON Lines: every object has\n"
-	"\"seq\", \"timestamp_ns\" (CLOCK_BOOTTIME), \"received_ns\" (when it\n"
-	"reached kstat), \"generation\", \"keyframe\", \"stream\" (0: the\n"
-	"default stream; in text \" stream ID\" for one's own),\n"
-	"\"config\" (when it changed), then one key per section the sample\n"
-	"carries, in this order: \"cpu\" (every online CPU, then the total with\n"
-	"\"cpu\": null); \"irq\" (the IRQs this sample carried: all of them in a\n"
-	"keyframe, the changed ones in a delta; counts are absolute and 64-bit),\n"
-	"\"arch\" and \"intr\"; \"softirq\".  A loss is printed as\n"
-	"{\"lost\": N, \"reason\": ...} (in text, a warning on stderr).  When the\n"
-	"module is unloaded and loaded again: {\"event\": \"family\", \"present\":\n"
+	"With -j, JSON Lines: every object has \"seq\", \"timestamp_ns\"\n"
+	"(CLOCK_BOOTTIME), \"received_ns\" (when it reached kstat),\n"
+	"\"generation\", \"from_get\", then one key per section the sample\n"
+	"carries, in this order: \"cpu\" (with percpu every online CPU, then the\n"
+	"total with \"cpu\": null); \"irq\" (every IRQ, counts absolute and\n"
+	"64-bit), \"arch\" and \"intr\"; \"softirq\".  Every sample is whole: a\n"
+	"lost one costs only itself.  A loss is printed as {\"lost\": N,\n"
+	"\"reason\": ...} (in text, a warning on stderr).  When the module is\n"
+	"unloaded and loaded again: {\"event\": \"family\", \"present\":\n"
 	"false|true, \"timestamp_ns\": ...} (in text, \"family kstat gone|back\"),\n"
 	"then samples again, after a loss with reason \"reload\".\n"
 	"rcvbuf and delay are for testing overruns: a small socket buffer and\n"
@@ -49,7 +47,6 @@ struct monitor {
 	uint64_t count;		/* stop after this many samples (0: never) */
 	uint64_t seen;
 	bool done;
-	bool own;		/* a stream of our own: the kernel resyncs it */
 };
 
 /*
@@ -84,16 +81,12 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 		  s->timestamp_ns);
 	print_u64(PRINT_JSON, "received_ns", NULL, boottime_ns());
 	print_uint(PRINT_ANY, "generation", " generation %u", s->generation);
-	print_bool(PRINT_ANY, "keyframe", " keyframe %s", s->keyframe);
-	/* in text for a stream of our own only: the default's line stays */
-	print_uint(s->stream ? PRINT_ANY : PRINT_JSON, "stream", " stream %u",
-		   s->stream);
-	if (s->config_changed)
-		print_config("config", &s->config, " config: ");
+	print_bool(PRINT_JSON, "from_get", NULL, s->from_get);
+	if (s->from_get)
+		print_string(PRINT_FP, NULL, " %s", "from_get");
 	print_sample_objects(s);
 	print_u64(PRINT_FP, NULL, " cpus %" PRIu64, s->nr_cpus);
-	print_u64(PRINT_FP, NULL, " irqs %" PRIu64, s->nr_irqs_changed);
-	print_u64(PRINT_FP, NULL, "/%" PRIu64, s->nr_irqs);
+	print_u64(PRINT_FP, NULL, " irqs %" PRIu64, s->nr_irqs);
 	close_json_object();
 	print_nl();
 	delete_json_obj();
@@ -108,9 +101,7 @@ static void on_lost(uint64_t lost, enum kstat_lost_reason why, void *arg)
 
 	if (m->done)
 		return;
-	print_lost(lost, why, opts.json, m->own ?
-		   "; the kernel resyncs at the next sample" :
-		   "; waiting for the next keyframe");
+	print_lost(lost, why, opts.json);
 }
 
 static void on_family(int present, void *arg)
@@ -123,86 +114,59 @@ static void on_family(int present, void *arg)
 
 /* The words of monitor, and what each takes. */
 static const char *const monitor_words[] = {
-	"count", "rcvbuf", "delay", "interval", "sections", "percpu", "batch",
-	"keyframe", NULL
+	"count", "rcvbuf", "delay", "interval", "sections", "percpu", NULL
 };
-enum { M_COUNT, M_RCVBUF, M_DELAY, M_INTERVAL, M_SECTIONS, M_PERCPU,
-       M_BATCH, M_KEYFRAME };
-/* SO_RCVBUF is an int; the kernel judges batch and keyframe. */
-static const uint64_t monitor_max[] = {
-	[M_COUNT] = UINT32_MAX, [M_RCVBUF] = INT_MAX,
-	[M_BATCH] = UINT32_MAX, [M_KEYFRAME] = UINT32_MAX,
-};
+enum { M_COUNT, M_RCVBUF, M_DELAY, M_INTERVAL, M_SECTIONS, M_PERCPU };
 /* A pause after each read, to test overruns: bare milliseconds. */
 static const struct duration_spec monitor_delay = {
 	.bare_ns = MSEC_NS, .step_ns = MSEC_NS,
 	.min_ns = 0, .max_ns = 3600 * SEC_NS,
 };
 
-/*
- * A word that chooses a stream of monitor's own into @so; EXIT_USAGE
- * after the message.
- */
-static int monitor_stream_arg(int w, const char *val, struct kstat_sub_opts *so)
+/* The value of keyword @w into @m or @o; EXIT_USAGE after the message. */
+static int monitor_arg(int w, const char *val, struct monitor *m,
+		       struct sub_run_opts *o)
 {
 	static const char *const onoff[] = { "on", "off", NULL };
+	const struct duration_spec *d = w == M_DELAY ? &monitor_delay :
+					&summary_interval;
+	/* SO_RCVBUF is an int */
+	uint64_t v, max = w == M_COUNT ? UINT32_MAX : INT_MAX;
+	struct kstat_sub_opts *so = o->sub;
 	char why[EXPLAIN_LEN];
-	uint64_t v;
 	int err;
 
-	if (w == M_INTERVAL) {
-		err = parse_duration(val, &summary_interval, &v);
+	if (w == M_DELAY || w == M_INTERVAL) {
+		err = parse_duration(val, d, &v);
 		if (err)
-			return usage_err("monitor", "bad interval \"%s\" (%s)", val,
-					 duration_explain(why, sizeof(why), err, &summary_interval));
-		so->interval_ms = (uint32_t)(v / MSEC_NS);
-		so->fields |= KSTAT_CONFIG_INTERVAL;
+			return usage_err("monitor", "bad %s \"%s\" (%s)",
+					 monitor_words[w], val,
+					 duration_explain(why, sizeof(why), err, d));
+		if (w == M_DELAY) {
+			o->delay_ms = (unsigned int)(v / MSEC_NS);
+		} else {
+			so->interval_ms = (uint32_t)(v / MSEC_NS);
+			so->fields |= KSTAT_CONFIG_INTERVAL;
+		}
 	} else if (w == M_SECTIONS) {
 		if (parse_sections(val, &so->sections))
 			return usage_err("monitor", "bad sections \"%s\" (cpu, irq, softirq, all)", val);
 		so->fields |= KSTAT_CONFIG_SECTIONS;
-	} else {	/* M_PERCPU */
+	} else if (w == M_PERCPU) {
 		err = word_match(onoff, val);
 		if (err < 0)
 			return usage_err("monitor", "percpu is \"on\" or \"off\", not \"%s\"", val);
 		so->percpu = err == 0;
 		so->fields |= KSTAT_CONFIG_PERCPU;
-	}
-	return EXIT_OK;
-}
-
-/* The value of keyword @w into @m or @o; EXIT_USAGE after the message. */
-static int monitor_arg(int w, const char *val, struct monitor *m,
-		       struct sub_run_opts *o, struct kstat_sub_opts *so)
-{
-	char why[EXPLAIN_LEN];
-	uint64_t v;
-	int err;
-
-	if (w >= M_INTERVAL && w <= M_PERCPU)
-		return monitor_stream_arg(w, val, so);
-	if (w == M_DELAY) {
-		err = parse_duration(val, &monitor_delay, &v);
-		if (err)
-			return usage_err("monitor", "bad delay \"%s\" (%s)", val,
-					 duration_explain(why, sizeof(why), err, &monitor_delay));
-		o->delay_ms = (unsigned int)(v / MSEC_NS);
-		return EXIT_OK;
-	}
-	err = parse_uint(val, 1, monitor_max[w], &v);
-	if (err)
-		return usage_err("monitor", "bad %s \"%s\" (%s)", monitor_words[w], val,
-				 uint_explain(why, sizeof(why), err, 1, monitor_max[w]));
-	if (w == M_COUNT) {
-		m->count = v;
-	} else if (w == M_RCVBUF) {
-		o->rcvbuf = (int)v;
-	} else if (w == M_BATCH) {
-		so->batch = (uint32_t)v;
-		so->fields |= KSTAT_CONFIG_BATCH;
 	} else {
-		so->keyframe = (uint32_t)v;
-		so->fields |= KSTAT_CONFIG_KEYFRAME;
+		err = parse_uint(val, 1, max, &v);
+		if (err)
+			return usage_err("monitor", "bad %s \"%s\" (%s)", monitor_words[w], val,
+					 uint_explain(why, sizeof(why), err, 1, max));
+		if (w == M_COUNT)
+			m->count = v;
+		else
+			so->rcvbuf = (int)v;
 	}
 	return EXIT_OK;
 }
@@ -216,7 +180,8 @@ static int monitor_run(int argc, char **argv)
 	};
 	struct kstat_sub_opts so = KSTAT_SUB_OPTS_INIT;
 	struct monitor m = { 0 };
-	struct sub_run_opts o = { .ops = &ops, .arg = &m, .done = &m.done };
+	struct sub_run_opts o = { .ops = &ops, .arg = &m, .done = &m.done,
+				  .sub = &so };
 	int a, w;
 
 	for (a = 0; a < argc; a += 2) {
@@ -227,12 +192,8 @@ static int monitor_run(int argc, char **argv)
 		if (a + 1 >= argc)
 			return usage_err("monitor", "\"%s\" needs a value",
 					 monitor_words[w]);
-		if (monitor_arg(w, argv[a + 1], &m, &o, &so))
+		if (monitor_arg(w, argv[a + 1], &m, &o))
 			return EXIT_USAGE;
-	}
-	if (so.fields) {	/* a stream of our own */
-		o.stream = &so;
-		m.own = true;
 	}
 	return sub_run(&o);
 }

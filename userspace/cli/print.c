@@ -10,69 +10,73 @@
 #include "print.h"
 
 /* "CPU0 CPU1 ..." right-aligned in columns of @width (text only). */
-static void print_cpu_labels(uint32_t cpu_first, uint32_t nr, int width)
+static void print_cpu_labels(uint32_t nr, int width)
 {
 	char label[16], fmt[COL_FMT_LEN];
 	uint32_t c;
 
 	col_fmt(fmt, " ", width, "s");
 	for (c = 0; c < nr; c++) {
-		snprintf(label, sizeof(label), "CPU%u", cpu_first + c);
+		snprintf(label, sizeof(label), "CPU%u", c);
 		print_string(PRINT_FP, NULL, fmt, label);
 	}
 }
 
-/* Array "percpu": @nr counts, in text columns of @width. */
-static void print_percpu(enum output_type t, const uint32_t *v, uint32_t nr,
-			 int width)
+/*
+ * Array "percpu": the count of each CPU id below @nr_cpus from the sparse
+ * list @v (sorted by CPU), 0 where it has none; text columns of @width.
+ */
+static void print_percpu(enum output_type t, const struct kstat_cpu_count *v,
+			 uint32_t nr, uint32_t nr_cpus, int width)
 {
 	char fmt[COL_FMT_LEN];
-	uint32_t c;
+	uint32_t c, i = 0;
 
 	col_fmt(fmt, " ", width, "u");
 	open_json_array("percpu");
-	for (c = 0; c < nr; c++)
-		print_uint(t, NULL, fmt, v[c]);
+	for (c = 0; c < nr_cpus; c++) {
+		while (i < nr && v[i].cpu < c)
+			i++;
+		print_uint(t, NULL, fmt, i < nr && v[i].cpu == c ? v[i].count : 0);
+	}
 	close_json_array();
 }
 
-/* The width of per-CPU columns: "CPU" and the highest id, or a count. */
-static int percpu_width(int width, uint32_t cpu_first, uint32_t nr_cpus)
+/* The widest of @width and the counts of @v. */
+static int counts_width(const struct kstat_cpu_count *v, uint32_t nr, int width)
 {
-	if (!nr_cpus)
-		return width;
-	return max_int(width, 3 + (int)u64_width((uint64_t)cpu_first +
-						 nr_cpus - 1));
+	uint32_t i;
+
+	for (i = 0; v && i < nr; i++)
+		width = max_int(width, (int)u64_width(v[i].count));
+	return width;
+}
+
+/* ... and of the labels "CPU0" to "CPUn" of @nr_cpus columns. */
+static int label_width(int width, uint32_t nr_cpus)
+{
+	return nr_cpus ? max_int(width, 3 + (int)u64_width(nr_cpus - 1)) : width;
+}
+
+uint32_t sample_cpu_span(const struct kstat_sample *s)
+{
+	uint32_t n = nr_possible_cpus(), c;
+
+	for (c = n; c < s->online_len * 8; c++)
+		if (kstat_cpu_is_online(s, c))
+			n = c + 1;
+	return n;
 }
 
 /* ---- CPU times ---- */
 
-void cpu_cols_fit(struct cpu_cols *w, const struct kstat_cputime *c, size_t n)
+static void cpu_cols_fit(struct cpu_cols *w, const struct kstat_cputime *c)
 {
-	size_t i;
 	int f;
 
-	w->cpu = 3;			/* "CPU" */
+	w->cpu = max_int(w->cpu, c->cpu < 0 ? 5 : (int)u64_width((uint64_t)c->cpu));
 	for (f = 0; f < KSTAT_CPUTIME_NR; f++)
-		w->ns[f] = (int)strlen(kstat_cputime_name(f));
-	for (i = 0; i < n; i++) {
-		w->cpu = max_int(w->cpu, c[i].cpu < 0 ? 5 :
-				 (int)u64_width((uint64_t)c[i].cpu));
-		for (f = 0; f < KSTAT_CPUTIME_NR; f++)
-			w->ns[f] = max_int(w->ns[f], (int)u64_width(c[i].ns[f]));
-	}
-}
-
-static void print_cpu_header(const struct cpu_cols *w)
-{
-	char fmt[COL_FMT_LEN];
-	int f;
-
-	print_string(PRINT_FP, NULL, col_fmt(fmt, "", w->cpu, "s"), "CPU");
-	for (f = 0; f < KSTAT_CPUTIME_NR; f++)
-		print_string(PRINT_FP, NULL, col_fmt(fmt, " ", w->ns[f], "s"),
-			     kstat_cputime_name(f));
-	print_nl();
+		w->ns[f] = max_int(w->ns[f], (int)u64_width(c->ns[f]));
 }
 
 static void print_cputime(const struct kstat_cputime *c,
@@ -98,16 +102,33 @@ static void print_cputime(const struct kstat_cputime *c,
 		print_nl();
 }
 
-void print_cputimes(const char *key, const struct kstat_cputime *c,
-		    size_t n, const struct cpu_cols *w)
+void print_cputimes(const char *key, const struct kstat_sample *s,
+		    bool total, bool text)
 {
+	const struct kstat_cputime *tot = total ? s->cpu_total : NULL;
+	struct cpu_cols w = { .cpu = 3 };	/* "CPU" */
+	char fmt[COL_FMT_LEN];
 	size_t i;
+	int f;
 
+	for (f = 0; f < KSTAT_CPUTIME_NR; f++)
+		w.ns[f] = (int)strlen(kstat_cputime_name(f));
+	for (i = 0; i < s->nr_cpus; i++)
+		cpu_cols_fit(&w, kstat_sample_cpu(s, i));
+	if (tot)
+		cpu_cols_fit(&w, tot);
 	open_json_array(key);
-	if (w)
-		print_cpu_header(w);
-	for (i = 0; i < n; i++)
-		print_cputime(&c[i], w);
+	if (text) {
+		print_string(PRINT_FP, NULL, col_fmt(fmt, "", w.cpu, "s"), "CPU");
+		for (f = 0; f < KSTAT_CPUTIME_NR; f++)
+			print_string(PRINT_FP, NULL, col_fmt(fmt, " ", w.ns[f], "s"),
+				     kstat_cputime_name(f));
+		print_nl();
+	}
+	for (i = 0; i < s->nr_cpus; i++)
+		print_cputime(kstat_sample_cpu(s, i), text ? &w : NULL);
+	if (tot)
+		print_cputime(tot, text ? &w : NULL);
 	close_json_array();
 }
 
@@ -164,11 +185,10 @@ int irq_actions_cmp(const struct kstat_irq *a, const struct kstat_irq *b)
 	return ca - cb;
 }
 
-void irq_cols_show(struct irq_cols *w, const struct kstat_irq *irqs,
-		   size_t nr, uint32_t cpu_first, bool percpu)
+void irq_cols_show(struct irq_cols *w, const struct kstat_sample *s,
+		   bool percpu)
 {
 	const struct kstat_irq *q;
-	uint32_t c;
 	size_t i;
 
 	*w = (struct irq_cols){ .t = PRINT_ANY, .percpu = percpu,
@@ -176,21 +196,19 @@ void irq_cols_show(struct irq_cols *w, const struct kstat_irq *irqs,
 				.irq = 3, .count = 5, .chip = 4, .hwirq = 5,
 				.type = 4, .count_head = "COUNT",
 				.chip_lead = " ", .actions_sep = ", ",
-				.no_actions = "-", .cpu_first = cpu_first };
-	for (i = 0; i < nr; i++) {
-		q = &irqs[i];
+				.no_actions = "-",
+				.nr_cpus = percpu ? sample_cpu_span(s) : 0 };
+	for (i = 0; i < s->nr_irqs; i++) {
+		q = kstat_sample_irq(s, i);
 		w->irq = max_int(w->irq, (int)u64_width(q->irq));
 		w->count = max_int(w->count, (int)u64_width(q->count));
 		w->chip = max_int(w->chip, q->chip ? (int)strlen(q->chip) : 1);
 		if (q->has_hwirq)
 			w->hwirq = max_int(w->hwirq, (int)u64_width(q->hwirq));
 		w->type = max_int(w->type, (int)strlen(irq_type(q)));
-		if (q->nr_percpu > w->nr_cpus)
-			w->nr_cpus = q->nr_percpu;
-		for (c = 0; c < q->nr_percpu; c++)
-			w->cpu = max_int(w->cpu, (int)u64_width(q->percpu[c]));
+		w->cpu = counts_width(q->percpu, q->nr_percpu, w->cpu);
 	}
-	w->cpu = percpu_width(w->cpu, cpu_first, w->nr_cpus);
+	w->cpu = label_width(w->cpu, w->nr_cpus);
 }
 
 void irq_cols_rates(struct irq_cols *w)
@@ -202,9 +220,10 @@ void irq_cols_rates(struct irq_cols *w)
 				.no_actions = "" };
 }
 
-void irq_cols_json(struct irq_cols *w)
+void irq_cols_json(struct irq_cols *w, const struct kstat_sample *s)
 {
-	*w = (struct irq_cols){ .t = PRINT_JSON, .percpu = true };
+	*w = (struct irq_cols){ .t = PRINT_JSON, .percpu = true,
+				.nr_cpus = sample_cpu_span(s) };
 }
 
 void print_irq_header(const struct irq_cols *w)
@@ -220,7 +239,7 @@ void print_irq_header(const struct irq_cols *w)
 	print_string(PRINT_FP, NULL, col_fmt(fmt, " ", w->count, "s"),
 		     w->count_head);
 	if (w->percpu)
-		print_cpu_labels(w->cpu_first, w->nr_cpus, w->cpu);
+		print_cpu_labels(w->nr_cpus, w->cpu);
 	if (w->labels) {
 		print_string(PRINT_FP, NULL,
 			     col_fmt(fmt, w->chip_lead, -w->chip, "s"), "CHIP");
@@ -281,7 +300,7 @@ void print_irq(const struct kstat_irq *q, const struct kstat_irq *label,
 	print_u64(w->t, "count", col_fmt(fmt, " ", w->count, PRIu64),
 		  q->count);
 	if (w->percpu && q->percpu)
-		print_percpu(w->t, q->percpu, q->nr_percpu, w->cpu);
+		print_percpu(w->t, q->percpu, q->nr_percpu, w->nr_cpus, w->cpu);
 	if (w->labels)
 		print_irq_labels(label, w);
 	close_json_object();
@@ -291,24 +310,22 @@ void print_irq(const struct kstat_irq *q, const struct kstat_irq *label,
 
 /* ---- softirqs ---- */
 
-void softirq_cols_show(struct softirq_cols *w, const struct kstat_softirq *v,
-		       size_t nr, uint32_t cpu_first, bool percpu)
+void softirq_cols_show(struct softirq_cols *w, const struct kstat_sample *s,
+		       bool percpu)
 {
-	uint32_t c;
+	const struct kstat_softirq *v;
 	size_t i;
 
 	*w = (struct softirq_cols){ .t = PRINT_ANY, .percpu = percpu,
 				    .name = 4, .count = 5,
-				    .cpu_first = cpu_first };
-	for (i = 0; i < nr; i++) {
-		w->name = max_int(w->name, (int)strlen(v[i].name));
-		w->count = max_int(w->count, (int)u64_width(v[i].count));
-		if (v[i].nr_percpu > w->nr_cpus)
-			w->nr_cpus = v[i].nr_percpu;
-		for (c = 0; c < v[i].nr_percpu; c++)
-			w->cpu = max_int(w->cpu, (int)u64_width(v[i].percpu[c]));
+				    .nr_cpus = percpu ? sample_cpu_span(s) : 0 };
+	for (i = 0; i < s->nr_softirqs; i++) {
+		v = kstat_sample_softirq(s, i);
+		w->name = max_int(w->name, (int)strlen(v->name));
+		w->count = max_int(w->count, (int)u64_width(v->count));
+		w->cpu = counts_width(v->percpu, v->nr_percpu, w->cpu);
 	}
-	w->cpu = percpu_width(w->cpu, cpu_first, w->nr_cpus);
+	w->cpu = label_width(w->cpu, w->nr_cpus);
 	col_fmt(w->name_fmt, "", -w->name, "s");
 	col_fmt(w->count_fmt, " ", w->count, PRIu64);
 }
@@ -329,9 +346,10 @@ void softirq_cols_line(struct softirq_cols *w)
 	strcpy(w->rate_fmt, " %.0f");
 }
 
-void softirq_cols_json(struct softirq_cols *w)
+void softirq_cols_json(struct softirq_cols *w, const struct kstat_sample *s)
 {
-	*w = (struct softirq_cols){ .t = PRINT_JSON };
+	*w = (struct softirq_cols){ .t = PRINT_JSON, .percpu = true,
+				    .nr_cpus = sample_cpu_span(s) };
 }
 
 void print_softirq_header(const struct softirq_cols *w)
@@ -351,7 +369,7 @@ void print_softirq_header(const struct softirq_cols *w)
 	print_string(PRINT_FP, NULL, col_fmt(fmt, " ", w->count, "s"),
 		     w->rate ? "TOTAL" : "COUNT");
 	if (w->percpu)
-		print_cpu_labels(w->cpu_first, w->nr_cpus, w->cpu);
+		print_cpu_labels(w->nr_cpus, w->cpu);
 	print_nl();
 }
 
@@ -367,7 +385,7 @@ void print_softirq(const struct kstat_softirq *v, double rate,
 	print_u64(text && w->count_fmt[0] ? w->t : PRINT_JSON, "count",
 		  text && w->count_fmt[0] ? w->count_fmt : NULL, v->count);
 	if (w->percpu && v->percpu)
-		print_percpu(w->t, v->percpu, v->nr_percpu, w->cpu);
+		print_percpu(w->t, v->percpu, v->nr_percpu, w->nr_cpus, w->cpu);
 	close_json_object();
 	if (!w->line && w->t == PRINT_ANY)
 		print_nl();
@@ -375,11 +393,13 @@ void print_softirq(const struct kstat_softirq *v, double rate,
 
 /* ---- arch rows, the intr sum ---- */
 
-void print_arch(const struct kstat_arch *a)
+void print_arch(const struct kstat_arch *a, uint32_t nr_cpus)
 {
 	open_json_object(NULL);
 	print_string(PRINT_JSON, "name", NULL, a->name);
 	print_u64(PRINT_JSON, "count", NULL, a->count);
+	if (a->percpu)
+		print_percpu(PRINT_JSON, a->percpu, a->nr_percpu, nr_cpus, 0);
 	close_json_object();
 }
 

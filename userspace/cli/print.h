@@ -2,14 +2,18 @@
 /*
  * One printer per object, after iproute2 (ip/ipmonitor.c hands each event
  * to the print_*() that "show" uses): CPU times, IRQs, softirqs, arch
- * rows, the intr sum, the summary configuration and the producer's
- * statistics.  Every command that shows one of these objects (show,
- * monitor, watch, top -b) prints it through the function here, so its
- * JSON keys and shapes are the same everywhere; what differs between
+ * rows and the intr sum.  Every command that shows one of these objects
+ * (show, monitor, watch, top -b) prints it through the function here, so
+ * its JSON keys and shapes are the same everywhere; what differs between
  * views is only the text layout, which the view passes in as a struct
  * *_cols of printf formats (see json_print.h: a NULL format prints the
  * value in JSON only).  The label helpers serve top's libsmartcols
  * screen and the exporter's Prometheus labels too.
+ *
+ * Objects are read from a struct kstat_sample (a GET's answer, a
+ * subscription's sample or a struct sample_copy's), whose per-CPU counts
+ * are sparse lists: printed as arrays "percpu" indexed by CPU id, of
+ * sample_cpu_span() entries, a CPU not listed 0.
  */
 #ifndef KSTAT_CLI_PRINT_H
 #define KSTAT_CLI_PRINT_H
@@ -23,6 +27,12 @@
 #include "json_print.h"
 #include "utils.h"
 
+/*
+ * How many CPU ids a per-CPU array of @s spans: every possible CPU
+ * (/sys/devices/system/cpu/possible), and every online one of @s.
+ */
+uint32_t sample_cpu_span(const struct kstat_sample *s);
+
 /* ---- CPU times (nanoseconds) ---- */
 
 struct cpu_cols {
@@ -30,16 +40,14 @@ struct cpu_cols {
 	int ns[KSTAT_CPUTIME_NR];
 };
 
-/* Widths as wide as the header or the widest value of @c[0 .. n - 1]. */
-void cpu_cols_fit(struct cpu_cols *w, const struct kstat_cputime *c,
-		  size_t n);
 /*
  * An array @key (NULL inside an array or at the top) of one object per
- * CPU, the total's "cpu" null; in text a header and a row each.  @w NULL:
- * JSON only (monitor, whose text line summarises instead).
+ * CPU of @s, then with @total the total's, whose "cpu" is null; in text
+ * a header and a row each, in widths that fit them.  @text false: JSON
+ * only (monitor, whose text line summarises instead).
  */
-void print_cputimes(const char *key, const struct kstat_cputime *c,
-		    size_t n, const struct cpu_cols *w);
+void print_cputimes(const char *key, const struct kstat_sample *s,
+		    bool total, bool text);
 
 /* ---- IRQs ---- */
 
@@ -65,16 +73,16 @@ struct irq_cols {
 	const char *chip_lead;		/* " " or "  " */
 	const char *actions_sep;	/* text: ", " or "," */
 	const char *no_actions;		/* text: "-" or "" */
-	uint32_t cpu_first, nr_cpus;	/* per-CPU columns */
+	uint32_t nr_cpus;		/* per-CPU columns, from CPU 0 */
 };
 
-/* show's layout: widths that fit @irqs, per-CPU columns with @percpu. */
-void irq_cols_show(struct irq_cols *w, const struct kstat_irq *irqs,
-		   size_t nr, uint32_t cpu_first, bool percpu);
+/* show's layout: widths that fit @s's IRQs, per-CPU columns with @percpu. */
+void irq_cols_show(struct irq_cols *w, const struct kstat_sample *s,
+		   bool percpu);
 /* watch's and top -b's layout: fixed widths, a rate, chip and actions. */
 void irq_cols_rates(struct irq_cols *w);
-/* JSON only, counts and per-CPU counts, no labels (monitor). */
-void irq_cols_json(struct irq_cols *w);
+/* JSON only, counts and per-CPU counts of @s, no labels (monitor). */
+void irq_cols_json(struct irq_cols *w, const struct kstat_sample *s);
 
 void print_irq_header(const struct irq_cols *w);
 /*
@@ -97,18 +105,18 @@ struct softirq_cols {
 	char name_fmt[COL_FMT_LEN], rate_fmt[COL_FMT_LEN];
 	char count_fmt[COL_FMT_LEN];	/* "": the count in JSON only */
 	int name, rate_w, count, cpu;	/* text widths */
-	uint32_t cpu_first, nr_cpus;	/* per-CPU columns */
+	uint32_t nr_cpus;		/* per-CPU columns, from CPU 0 */
 };
 
-/* show's layout: widths that fit @v, per-CPU columns with @percpu. */
-void softirq_cols_show(struct softirq_cols *w, const struct kstat_softirq *v,
-		       size_t nr, uint32_t cpu_first, bool percpu);
+/* show's layout: widths that fit @s's vectors, per-CPU columns with @percpu. */
+void softirq_cols_show(struct softirq_cols *w, const struct kstat_sample *s,
+		       bool percpu);
 /* watch's table: NAME RATE/s TOTAL. */
 void softirq_cols_rates(struct softirq_cols *w);
 /* top's line: "SOFTIRQ/s NAME RATE NAME RATE ...". */
 void softirq_cols_line(struct softirq_cols *w);
-/* JSON only, no rate (monitor). */
-void softirq_cols_json(struct softirq_cols *w);
+/* JSON only, with the per-CPU counts of @s, no rate (monitor). */
+void softirq_cols_json(struct softirq_cols *w, const struct kstat_sample *s);
 
 void print_softirq_header(const struct softirq_cols *w);
 void print_softirq(const struct kstat_softirq *v, double rate,
@@ -116,19 +124,9 @@ void print_softirq(const struct kstat_softirq *v, double rate,
 
 /* ---- arch rows, the intr sum ---- */
 
-/* {name, count} (JSON only: the /proc printers have their own). */
-void print_arch(const struct kstat_arch *a);
+/* {name, count[, percpu]} of @nr_cpus (JSON only: the /proc printers have their own). */
+void print_arch(const struct kstat_arch *a, uint32_t nr_cpus);
 /* "intr": the /proc/stat intr total; " intr N" in text. */
 void print_intr(uint64_t sum);
-
-/* ---- summary configuration, producer statistics ---- */
-
-/*
- * Object @key: {interval_ms, batch, keyframe, sections, percpu}; text
- * "<lead>interval_ms N batch N keyframe N sections a,b percpu on|off".
- */
-void print_config(const char *key, const struct kstat_config *c,
-		  const char *lead);
-void print_stats(const struct kstat_stats *s);
 
 #endif /* KSTAT_CLI_PRINT_H */

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "kstat.h"
+#include "print.h"
 
 #define NSEC_PER_SEC 1000000000ULL
 
@@ -61,37 +62,45 @@ static void print_stat_cpu(const struct kstat_cputime *c, uint64_t hz)
 	putchar('\n');
 }
 
-/* "intr SUM" then the count of every IRQ number below nr_irqs, 0 if none. */
-static void print_stat_intr(const struct kstat_irq_list *l)
+/*
+ * "intr SUM" then the count of every IRQ number below nr_irqs, 0 if none,
+ * as the kernel's 32-bit kstat_irqs_usr() gives it.
+ */
+static void print_stat_intr(const struct kstat_sample *s)
 {
+	const struct kstat_irq *q;
 	size_t i = 0;
 	uint32_t irq;
-	uint64_t v;
 
-	printf("intr %" PRIu64, l->intr_sum);
-	for (irq = 0; irq < l->nr_irqs; irq++) {
-		while (i < l->nr && l->irqs[i].irq < irq)
+	printf("intr %" PRIu64, s->intr_sum);
+	for (irq = 0; irq < s->kernel_nr_irqs; irq++) {
+		while (i < s->nr_irqs && kstat_sample_irq(s, i)->irq < irq)
 			i++;
-		v = i < l->nr && l->irqs[i].irq == irq ? l->irqs[i].count : 0;
-		printf(" %" PRIu64, v);
+		q = i < s->nr_irqs ? kstat_sample_irq(s, i) : NULL;
+		printf(" %u", q && q->irq == irq ? (uint32_t)q->count : 0);
 	}
 	putchar('\n');
 }
 
 /*
  * "softirq SUM" then each vector.  The kernel adds up the per-vector sums
- * in unsigned int but the total in u64: do the same.
+ * in unsigned int but the total in u64, from the per-CPU counts: do the
+ * same.
  */
-static void print_stat_softirq(const struct kstat_softirq_list *l)
+static void print_stat_softirq(const struct kstat_sample *s)
 {
+	const struct kstat_softirq *v;
 	uint64_t sum = 0;
-	size_t i;
+	size_t i, c;
 
-	for (i = 0; i < l->nr; i++)
-		sum += l->vecs[i].count;
+	for (i = 0; i < s->nr_softirqs; i++) {
+		v = kstat_sample_softirq(s, i);
+		for (c = 0; c < v->nr_percpu; c++)
+			sum += v->percpu[c].count;
+	}
 	printf("softirq %" PRIu64, sum);
-	for (i = 0; i < l->nr; i++)
-		printf(" %u", (uint32_t)l->vecs[i].count);
+	for (i = 0; i < s->nr_softirqs; i++)
+		printf(" %u", (uint32_t)kstat_sample_softirq(s, i)->count);
 	putchar('\n');
 }
 
@@ -100,43 +109,30 @@ static void print_stat_softirq(const struct kstat_softirq_list *l)
  * built into the kernel): said on stderr, so that the /proc-compatible
  * text is not taken for /proc's where it cannot be.
  */
-static void note_arch_unread(const struct kstat_irq_list *l)
+static void note_arch_unread(const struct kstat_sample *s)
 {
-	if (l->arch_unread)
+	if (s->arch_unread)
 		fprintf(stderr, "kstat: note: this kstat.ko cannot read the %s rows of /proc/interrupts (kstat built as a module); intr leaves out those /proc/stat counts (MCE, MCP, ERR)\n",
-			l->arch_unread);
+			s->arch_unread);
 }
 
-struct stat_data {
-	struct kstat_cputime total;
-	struct kstat_cpu_list *cpus;
-	struct kstat_irq_list *irqs;
-	struct kstat_softirq_list *softirqs;
-};
-
-static int stat_fetch(struct kstat_handle *h, struct stat_data *d)
+/* One GET of @sections with @flags into *@s; EXIT_* after the error. */
+static int proc_get(uint32_t sections, uint32_t flags, struct kstat_sample **s)
 {
-	struct kstat_filter f = KSTAT_FILTER_INIT;	/* totals only */
+	struct kstat_query q = KSTAT_QUERY_INIT;
+	struct kstat_handle *h = kstat_handle();
 
-	if (kstat_cpu_get(h, -1, &d->total))
-		return kernel_err("cannot read the total CPU time");
-	if (kstat_cpu_list_get(h, &d->cpus))
-		return kernel_err("cannot read CPU times");
-	if (kstat_irq_list_get(h, &f, &d->irqs))
-		return kernel_err("cannot read IRQs");
-	if (!d->irqs->has_totals) {
-		kstat_err("cannot read IRQs: the reply has no totals");
+	if (!h)
 		return EXIT_FAIL;
-	}
-	if (kstat_softirq_get(h, &f, &d->softirqs))
-		return kernel_err("cannot read softirqs");
-	return EXIT_OK;
+	q.sections = sections;
+	q.flags = flags;
+	return kstat_get(h, &q, s) ? kernel_err("cannot read the counters") :
+				     EXIT_OK;
 }
 
 static int stat_show(int argc, char **argv)
 {
-	struct stat_data d = { .cpus = NULL };
-	struct kstat_handle *h;
+	struct kstat_sample *s;
 	long hz;
 	size_t i;
 	int ret;
@@ -151,23 +147,19 @@ static int stat_show(int argc, char **argv)
 		kstat_err("cannot get USER_HZ (sysconf(_SC_CLK_TCK))");
 		return EXIT_FAIL;
 	}
-	h = kstat_handle();
-	if (!h)
-		return EXIT_FAIL;
-
-	ret = stat_fetch(h, &d);
-	if (!ret) {
-		print_stat_cpu(&d.total, (uint64_t)hz);
-		for (i = 0; i < d.cpus->nr; i++)
-			print_stat_cpu(&d.cpus->cpus[i], (uint64_t)hz);
-		print_stat_intr(d.irqs);
-		print_stat_softirq(d.softirqs);
-		note_arch_unread(d.irqs);
-	}
-	kstat_cpu_list_free(d.cpus);
-	kstat_irq_list_free(d.irqs);
-	kstat_softirq_list_free(d.softirqs);
-	return ret;
+	/* One reading: every line of one moment. */
+	ret = proc_get(cli_sections_all(), KSTAT_F_PERCPU, &s);
+	if (ret)
+		return ret;
+	if (s->cpu_total)
+		print_stat_cpu(s->cpu_total, (uint64_t)hz);
+	for (i = 0; i < s->nr_cpus; i++)
+		print_stat_cpu(kstat_sample_cpu(s, i), (uint64_t)hz);
+	print_stat_intr(s);
+	print_stat_softirq(s);
+	note_arch_unread(s);
+	kstat_sample_free(s);
+	return EXIT_OK;
 }
 
 static int stat_help(int argc, char **argv)
@@ -200,13 +192,6 @@ static const char interrupts_usage[] =
 	"shows the PLT, HYP, HRE and HVS rows only when their vector is in use;\n"
 	"kstat cannot tell, and shows them once they count something.\n";
 
-/* The count of @cpu in a per-CPU array starting at CPU @first. */
-static uint32_t percpu_at(const uint32_t *v, uint32_t nr, uint32_t first,
-			  unsigned int cpu)
-{
-	return cpu >= first && cpu - first < nr ? v[cpu - first] : 0;
-}
-
 /* Width of the first column, as show_interrupts() computes it. */
 static int interrupts_prec(uint32_t nr_irqs)
 {
@@ -220,45 +205,40 @@ static int interrupts_prec(uint32_t nr_irqs)
 	return prec;
 }
 
-/* Iterate over the online CPUs of @l. */
-#define for_each_online(cpu, l)						\
-	for ((cpu) = 0; (cpu) < (l)->online_len * 8; (cpu)++)		\
-		if (kstat_cpu_is_online((l)->online, (l)->online_len, (cpu)))
+/* Iterate over the online CPUs of @s. */
+#define for_each_online(cpu, s)						\
+	for ((cpu) = 0; (cpu) < (s)->online_len * 8; (cpu)++)		\
+		if (kstat_cpu_is_online((s), (cpu)))
 
-static void print_interrupts_header(const struct kstat_irq_list *l, int prec)
+/* Has the sparse list @v a count on an online CPU of @s? */
+static bool counts_online(const struct kstat_sample *s,
+			  const struct kstat_cpu_count *v, uint32_t nr)
 {
-	unsigned int cpu;
+	uint32_t i;
 
-	printf("%*s", prec + 8, "");
-	for_each_online(cpu, l)
-		printf("CPU%-8u", cpu);
-	putchar('\n');
-}
-
-/* The kernel shows an IRQ with an action or a count on an online CPU. */
-static bool interrupts_row_shown(const struct kstat_irq_list *l,
-				 const struct kstat_irq *q)
-{
-	unsigned int cpu;
-
-	if (q->nr_actions)
-		return true;
-	for_each_online(cpu, l)
-		if (percpu_at(q->percpu, q->nr_percpu, l->cpu_first, cpu))
+	for (i = 0; v && i < nr; i++)
+		if (v[i].count && kstat_cpu_is_online(s, v[i].cpu))
 			return true;
 	return false;
 }
 
-static void print_interrupts_irq(const struct kstat_irq_list *l,
-				 const struct kstat_irq *q, int prec)
+/* "%10u " per online CPU, from the sparse list @v. */
+static void print_online_counts(const struct kstat_sample *s,
+				const struct kstat_cpu_count *v, uint32_t nr)
 {
 	unsigned int cpu;
+
+	for_each_online(cpu, s)
+		printf("%10u ", kstat_percpu_at(v, nr, cpu));
+}
+
+static void print_interrupts_irq(const struct kstat_sample *s,
+				 const struct kstat_irq *q, int prec)
+{
 	size_t i;
 
 	printf("%*u: ", prec, q->irq);
-	for_each_online(cpu, l)
-		printf("%10u ", percpu_at(q->percpu, q->nr_percpu,
-					  l->cpu_first, cpu));
+	print_online_counts(s, q->percpu, q->nr_percpu);
 	printf(" %8s", q->chip ? q->chip : "None");
 	if (q->has_hwirq)
 		printf(" %*" PRIu64, prec, q->hwirq);
@@ -277,46 +257,36 @@ static void print_interrupts_irq(const struct kstat_irq_list *l,
  * never counts: leave those rows out while they are zero everywhere, which
  * matches /proc except for a vector in use that has not fired yet.
  */
-static bool interrupts_arch_shown(const struct kstat_irq_list *l,
+static bool interrupts_arch_shown(const struct kstat_sample *s,
 				  const struct kstat_arch *r)
 {
 	static const char *const conditional[] = { "PLT", "HYP", "HRE", "HVS" };
-	unsigned int cpu;
 	size_t i;
 
-	for (i = 0; i < sizeof(conditional) / sizeof(conditional[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(conditional); i++)
 		if (strcmp(r->name, conditional[i]) == 0)
-			break;
-	if (i == sizeof(conditional) / sizeof(conditional[0]))
-		return true;
-	for_each_online(cpu, l)
-		if (percpu_at(r->percpu, r->nr_percpu, l->cpu_first, cpu))
-			return true;
-	return false;
+			return counts_online(s, r->percpu, r->nr_percpu);
+	return true;
 }
 
-static void print_interrupts_arch(const struct kstat_irq_list *l,
+static void print_interrupts_arch(const struct kstat_sample *s,
 				  const struct kstat_arch *r, int prec)
 {
-	unsigned int cpu;
-
 	/* one count for all CPUs (ERR, MIS), as /proc prints it */
-	if (!r->nr_percpu) {
+	if (!r->percpu) {
 		printf("%*s: %10" PRIu64 "\n", prec, r->name, r->count);
 		return;
 	}
 	printf("%*s: ", prec, r->name);
-	for_each_online(cpu, l)
-		printf("%10u ", percpu_at(r->percpu, r->nr_percpu,
-					  l->cpu_first, cpu));
+	print_online_counts(s, r->percpu, r->nr_percpu);
 	printf("  %s\n", r->desc);
 }
 
 static int interrupts_show(int argc, char **argv)
 {
-	struct kstat_filter f = KSTAT_FILTER_INIT;
-	struct kstat_irq_list *l;
-	struct kstat_handle *h;
+	const struct kstat_irq *q;
+	unsigned int cpu;
+	struct kstat_sample *s;
 	size_t i;
 	int ret, prec;
 
@@ -324,32 +294,27 @@ static int interrupts_show(int argc, char **argv)
 		return usage_err("interrupts", "unexpected argument \"%s\"",
 				 argv[0]);
 	ret = reject_json("interrupts");
+	if (!ret)	/* one reading: IRQs, arch rows and online CPUs agree */
+		ret = proc_get(KSTAT_SECTION_IRQ, KSTAT_F_PERCPU | KSTAT_F_META, &s);
 	if (ret)
 		return ret;
-	h = kstat_handle();
-	if (!h)
-		return EXIT_FAIL;
 
-	/* One dump: IRQs, arch rows, nr_irqs and the online CPUs agree. */
-	f.flags = KSTAT_F_ARCH | KSTAT_F_PERCPU | KSTAT_F_META;
-	if (kstat_irq_list_get(h, &f, &l))
-		return kernel_err("cannot read IRQs");
-	if (!l->has_totals) {
-		kstat_irq_list_free(l);
-		kstat_err("cannot read IRQs: the reply has no totals");
-		return EXIT_FAIL;
+	prec = interrupts_prec(s->kernel_nr_irqs);
+	printf("%*s", prec + 8, "");
+	for_each_online(cpu, s)
+		printf("CPU%-8u", cpu);
+	putchar('\n');
+	/* as the kernel: an IRQ with an action or a count on an online CPU */
+	for (i = 0; i < s->nr_irqs; i++) {
+		q = kstat_sample_irq(s, i);
+		if (q->nr_actions || counts_online(s, q->percpu, q->nr_percpu))
+			print_interrupts_irq(s, q, prec);
 	}
-
-	prec = interrupts_prec(l->nr_irqs);
-	print_interrupts_header(l, prec);
-	for (i = 0; i < l->nr; i++)
-		if (interrupts_row_shown(l, &l->irqs[i]))
-			print_interrupts_irq(l, &l->irqs[i], prec);
-	for (i = 0; i < l->nr_arch; i++)
-		if (interrupts_arch_shown(l, &l->arch[i]))
-			print_interrupts_arch(l, &l->arch[i], prec);
-	note_arch_unread(l);
-	kstat_irq_list_free(l);
+	for (i = 0; i < s->nr_arch; i++)
+		if (interrupts_arch_shown(s, kstat_sample_arch(s, i)))
+			print_interrupts_arch(s, kstat_sample_arch(s, i), prec);
+	note_arch_unread(s);
+	kstat_sample_free(s);
 	return EXIT_OK;
 }
 
@@ -380,10 +345,9 @@ static const char softirqs_usage[] =
 
 static int softirqs_show(int argc, char **argv)
 {
-	struct kstat_filter f = KSTAT_FILTER_INIT;
-	struct kstat_softirq_list *l;
-	struct kstat_handle *h;
-	uint32_t c, nr_cpus = 0;
+	const struct kstat_softirq *v;
+	struct kstat_sample *s;
+	uint32_t c, nr_cpus;
 	size_t i;
 	int ret;
 
@@ -391,32 +355,25 @@ static int softirqs_show(int argc, char **argv)
 		return usage_err("softirqs", "unexpected argument \"%s\"",
 				 argv[0]);
 	ret = reject_json("softirqs");
+	if (!ret)
+		ret = proc_get(KSTAT_SECTION_SOFTIRQ, KSTAT_F_PERCPU, &s);
 	if (ret)
 		return ret;
-	h = kstat_handle();
-	if (!h)
-		return EXIT_FAIL;
 
-	/* The default CPU range is every CPU id: the possible CPUs. */
-	f.flags = KSTAT_F_PERCPU;
-	if (kstat_softirq_get(h, &f, &l))
-		return kernel_err("cannot read softirqs");
-
-	for (i = 0; i < l->nr; i++)
-		if (l->vecs[i].nr_percpu > nr_cpus)
-			nr_cpus = l->vecs[i].nr_percpu;
+	/* a column per possible CPU */
+	nr_cpus = sample_cpu_span(s);
 	printf("%20s", "");
 	for (c = 0; c < nr_cpus; c++)
-		printf("CPU%-8u", l->cpu_first + c);
+		printf("CPU%-8u", c);
 	putchar('\n');
-	for (i = 0; i < l->nr; i++) {
-		printf("%12s:", l->vecs[i].name);
+	for (i = 0; i < s->nr_softirqs; i++) {
+		v = kstat_sample_softirq(s, i);
+		printf("%12s:", v->name);
 		for (c = 0; c < nr_cpus; c++)
-			printf(" %10u", c < l->vecs[i].nr_percpu ?
-			       l->vecs[i].percpu[c] : 0);
+			printf(" %10u", kstat_percpu_at(v->percpu, v->nr_percpu, c));
 		putchar('\n');
 	}
-	kstat_softirq_list_free(l);
+	kstat_sample_free(s);
 	return EXIT_OK;
 }
 

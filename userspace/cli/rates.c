@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Rates between two summary samples, and their printers: shared by
+ * Rates between two samples, and their printers: shared by
  * `kstat watch` (one table per interval) and `kstat top` (a screen).
  */
 #include <inttypes.h>
@@ -24,10 +24,10 @@ const char *cpu_share_header(int f)
 	return f >= 0 && f < KSTAT_CPUTIME_NR ? cpu_cols[f] : NULL;
 }
 
-bool cpu_shares(const struct kstat_cputime *now, const struct sample_copy *b,
+bool cpu_shares(const struct kstat_cputime *now, const struct kstat_sample *b,
 		double pct[KSTAT_CPUTIME_NR])
 {
-	const struct kstat_cputime *then = sample_cpu(&b->s, now->cpu);
+	const struct kstat_cputime *then = sample_cpu(b, now->cpu);
 	uint64_t d[KSTAT_CPUTIME_NR], total = 0;
 	int f;
 
@@ -44,12 +44,35 @@ bool cpu_shares(const struct kstat_cputime *now, const struct sample_copy *b,
 	return true;
 }
 
-void print_cpu_rates(const struct kstat_sample *s, const struct sample_copy *b,
-		     bool total_only)
+/* One row of print_cpu_rates(), if @b knows the CPU. */
+static void print_cpu_rate(const struct kstat_cputime *now,
+			   const struct kstat_sample *b)
 {
-	const struct kstat_cputime *now;
 	double pct[KSTAT_CPUTIME_NR];
 	char key[32];
+	int f;
+
+	if (!now || !cpu_shares(now, b, pct))
+		return;
+	open_json_object(NULL);
+	if (now->cpu < 0) {
+		print_null(PRINT_JSON, "cpu", NULL, NULL);
+		print_string(PRINT_FP, NULL, "%-4s", "all");
+	} else {
+		print_int(PRINT_ANY, "cpu", "%-4d", now->cpu);
+	}
+	for (f = 0; f < KSTAT_CPUTIME_NR; f++) {
+		/* a share, not the nanoseconds "user" means elsewhere */
+		snprintf(key, sizeof(key), "%s_pct", kstat_cputime_name(f));
+		print_float(PRINT_ANY, key, " %8.2f", pct[f]);
+	}
+	close_json_object();
+	print_nl();
+}
+
+void print_cpu_rates(const struct kstat_sample *s, const struct kstat_sample *b,
+		     bool total_only)
+{
 	size_t i;
 	int f;
 
@@ -58,27 +81,9 @@ void print_cpu_rates(const struct kstat_sample *s, const struct sample_copy *b,
 		print_string(PRINT_FP, NULL, " %8s", cpu_cols[f]);
 	print_nl();
 	open_json_array("cpu");
-	for (i = 0; i < s->nr_cpus; i++) {
-		now = &s->cpus[i];
-		if (total_only && now->cpu >= 0)
-			continue;
-		if (!cpu_shares(now, b, pct))
-			continue;
-		open_json_object(NULL);
-		if (now->cpu < 0) {
-			print_null(PRINT_JSON, "cpu", NULL, NULL);
-			print_string(PRINT_FP, NULL, "%-4s", "all");
-		} else {
-			print_int(PRINT_ANY, "cpu", "%-4d", now->cpu);
-		}
-		for (f = 0; f < KSTAT_CPUTIME_NR; f++) {
-			/* a share, not the nanoseconds "user" means elsewhere */
-			snprintf(key, sizeof(key), "%s_pct", kstat_cputime_name(f));
-			print_float(PRINT_ANY, key, " %8.2f", pct[f]);
-		}
-		close_json_object();
-		print_nl();
-	}
+	for (i = 0; !total_only && i < s->nr_cpus; i++)
+		print_cpu_rate(kstat_sample_cpu(s, i), b);
+	print_cpu_rate(s->cpu_total, b);
 	close_json_array();
 }
 
@@ -120,7 +125,7 @@ static int cmp_irq(const void *a, const void *b)
 	return x->q->irq < y->q->irq ? -1 : x->q->irq > y->q->irq;
 }
 
-size_t irq_rates(const struct kstat_sample *s, const struct sample_copy *b,
+size_t irq_rates(const struct kstat_sample *s, const struct kstat_sample *b,
 		 const struct irq_labels *names, enum irq_sort by,
 		 struct irq_rate **out)
 {
@@ -131,11 +136,10 @@ size_t irq_rates(const struct kstat_sample *s, const struct sample_copy *b,
 	if (!r)
 		return 0;
 	for (i = 0; i < s->nr_irqs; i++) {
-		const struct kstat_irq *q = &s->irqs[i];
+		const struct kstat_irq *q = kstat_sample_irq(s, i);
+		const struct kstat_irq *then = kstat_sample_find_irq(b, q->irq);
 
-		const struct kstat_irq *then = sample_irq(&b->s, q->irq);
-
-		if (!then)
+		if (!then || q->count < then->count)
 			continue;
 		r[nr].q = q;
 		r[nr].label = irq_label(names, q->irq);
@@ -162,19 +166,19 @@ void print_irq_rates(const struct irq_rate *r, size_t nr, size_t max,
 
 /* ---- softirqs ---- */
 
-bool softirq_rate(const struct kstat_softirq *v, const struct sample_copy *b,
+bool softirq_rate(const struct kstat_softirq *v, const struct kstat_sample *b,
 		  double secs, double *rate)
 {
-	const struct kstat_softirq *then = sample_softirq(&b->s, v->vec);
+	const struct kstat_softirq *then = sample_softirq(b, v->vec);
 
-	if (!then)
-		return false;	/* its section was off at the start */
+	if (!then || v->count < then->count)
+		return false;	/* not in the baseline, or restarted */
 	*rate = (v->count - then->count) / secs;
 	return true;
 }
 
 void print_softirq_rates(const struct kstat_sample *s,
-			 const struct sample_copy *b, double secs)
+			 const struct kstat_sample *b, double secs)
 {
 	struct softirq_cols w;
 	double rate;
@@ -184,8 +188,8 @@ void print_softirq_rates(const struct kstat_sample *s,
 	print_softirq_header(&w);
 	open_json_array("softirq");
 	for (i = 0; i < s->nr_softirqs; i++)
-		if (softirq_rate(&s->softirqs[i], b, secs, &rate))
-			print_softirq(&s->softirqs[i], rate, &w);
+		if (softirq_rate(kstat_sample_softirq(s, i), b, secs, &rate))
+			print_softirq(kstat_sample_softirq(s, i), rate, &w);
 	close_json_array();
 }
 

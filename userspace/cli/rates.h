@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Rates from two summary samples, the baseline (counters at the start of
+ * Rates from two samples, the baseline (counters at the start of
  * an interval) and the latest, and the printers of CPU shares, IRQ and softirq rates that
  * `kstat watch` and `kstat top` both use, in text and JSON.
  */
@@ -18,15 +18,17 @@
 #include "utils.h"
 
 /*
- * The baseline of a rate, the counters at the start of the current
- * interval, is a struct sample_copy (sample.h): its sample's
- * timestamp_ns is when the interval started.
+ * A rate runs from a baseline, a sample at the start of the current
+ * interval (watch and top keep it in a struct sample_copy, sample.h), to
+ * the latest sample.
  *
- * Unknown in the baseline, one rule for every section: an entry of the
- * latest sample that the baseline does not hold (a CPU that came online,
- * an IRQ allocated, a softirq vector of a section turned on again during
- * the interval) has no rate over that interval, and its row is left out.
- * Counting it from 0 would print its whole total as one interval's rate.
+ * One rule for every section: an entry of the latest sample that the
+ * baseline does not hold (a CPU that came online, an IRQ allocated, a
+ * section the baseline did not carry), or whose count fell since (an IRQ
+ * number whose descriptor was replaced: the generation changed, and the
+ * count is the new descriptor's), has no rate over that interval, and
+ * its row is left out.  Counting it from 0 would print its whole total
+ * as one interval's rate.
  */
 
 /*
@@ -50,16 +52,16 @@ extern const struct duration_spec frame_length;
  * time that passed; guest time is inside user and nice): false when @b
  * does not know the CPU (it came online this interval).
  */
-bool cpu_shares(const struct kstat_cputime *now, const struct sample_copy *b,
+bool cpu_shares(const struct kstat_cputime *now, const struct kstat_sample *b,
 		double pct[KSTAT_CPUTIME_NR]);
 /* The column header of field @f: "%usr", "%nice", ... */
 const char *cpu_share_header(int f);
 
 /*
  * Percent of each CPU time field per CPU from @b to @s; one row per CPU
- * and the total ("all", JSON "cpu": null), or the total only.
+ * @s carries and the total ("all", JSON "cpu": null), or the total only.
  */
-void print_cpu_rates(const struct kstat_sample *s, const struct sample_copy *b,
+void print_cpu_rates(const struct kstat_sample *s, const struct kstat_sample *b,
 		     bool total_only);
 
 enum irq_sort { IRQ_SORT_RATE, IRQ_SORT_TOTAL, IRQ_SORT_IRQ, IRQ_SORT_NAME };
@@ -71,11 +73,11 @@ struct irq_rate {
 };
 
 /*
- * The IRQs of @s that @b knew too, with their increase, sorted by @by
+ * The IRQs of @s that have a rate since @b, with their increase, sorted by @by
  * (rate and total descending, number and action names ascending).
  * Returns how many, *out to free(); 0 with *out NULL if out of memory.
  */
-size_t irq_rates(const struct kstat_sample *s, const struct sample_copy *b,
+size_t irq_rates(const struct kstat_sample *s, const struct kstat_sample *b,
 		 const struct irq_labels *names, enum irq_sort by,
 		 struct irq_rate **out);
 
@@ -90,13 +92,13 @@ void print_irq_rates(const struct irq_rate *r, size_t nr, size_t max,
  * Runs per second of vector @v since @b, into *@rate: false when @b does
  * not know the vector (see above).
  */
-bool softirq_rate(const struct kstat_softirq *v, const struct sample_copy *b,
+bool softirq_rate(const struct kstat_softirq *v, const struct kstat_sample *b,
 		  double secs, double *rate);
 /*
- * A header line, then one row per vector @b knows (JSON: array
+ * A header line, then one row per vector with a rate (JSON: array
  * "softirq").
  */
 void print_softirq_rates(const struct kstat_sample *s,
-			 const struct sample_copy *b, double secs);
+			 const struct kstat_sample *b, double secs);
 
 #endif /* KSTAT_CLI_RATES_H */

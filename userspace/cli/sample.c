@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A summary sample kept past its callback; see sample.h.
+ * A sample kept past its callback; see sample.h.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -8,139 +8,119 @@
 #include "sample.h"
 #include "utils.h"
 
-/* Strings change rarely (arch descriptions, never softirq names). */
-static bool set_str(char **dst, const char *src)
+static size_t str_size(const char *s)
 {
+	return s ? strlen(s) + 1 : 0;
+}
+
+/* @src into the string block at *@at, or NULL for NULL. */
+static const char *put_str(struct sample_copy *d, size_t *at, const char *src)
+{
+	char *p = d->strings + *at;
+
 	if (!src)
-		src = "";
-	if (*dst && !strcmp(*dst, src))
-		return true;
-	free(*dst);
-	*dst = strdup(src);
-	return *dst != NULL;
+		return NULL;
+	memcpy(p, src, strlen(src) + 1);
+	*at += strlen(src) + 1;
+	return p;
 }
 
-static bool copy_irqs(struct sample_copy *d, const struct kstat_sample *s)
-{
-	struct kstat_sample *n = &d->s;
-	size_t i, nr_percpu = 0, at = 0;
-
-	for (i = 0; i < s->nr_irqs; i++)
-		if (s->irqs[i].percpu)
-			nr_percpu += s->irqs[i].nr_percpu;
-	if (!grow_array((void **)&n->irqs, &d->cap_irqs, s->nr_irqs,
-			sizeof(*n->irqs)) ||
-	    !grow_array((void **)&d->percpu, &d->cap_percpu, nr_percpu,
-			sizeof(*d->percpu)))
-		return false;
-	for (i = 0; i < s->nr_irqs; i++) {
-		const struct kstat_irq *q = &s->irqs[i];
-
-		n->irqs[i] = (struct kstat_irq){ .irq = q->irq,
-						 .count = q->count };
-		if (!q->percpu)
-			continue;
-		n->irqs[i].percpu = d->percpu + at;
-		n->irqs[i].nr_percpu = q->nr_percpu;
-		memcpy(d->percpu + at, q->percpu,
-		       q->nr_percpu * sizeof(*d->percpu));
-		at += q->nr_percpu;
-	}
-	n->nr_irqs = s->nr_irqs;
-	return true;
-}
-
-static bool copy_rows(struct sample_copy *d, const struct kstat_sample *s)
-{
-	struct kstat_sample *n = &d->s;
-	size_t i;
-
-	if (!grow_array((void **)&n->softirqs, &d->cap_softirqs,
-			s->nr_softirqs, sizeof(*n->softirqs)) ||
-	    !grow_array((void **)&n->arch, &d->cap_arch, s->nr_arch,
-			sizeof(*n->arch)))
-		return false;
-	for (i = 0; i < s->nr_softirqs; i++) {
-		n->softirqs[i].vec = s->softirqs[i].vec;
-		n->softirqs[i].count = s->softirqs[i].count;
-		if (!set_str(&n->softirqs[i].name, s->softirqs[i].name))
-			return false;
-	}
-	n->nr_softirqs = s->nr_softirqs;
-	for (i = 0; i < s->nr_arch; i++) {
-		n->arch[i].count = s->arch[i].count;
-		if (!set_str(&n->arch[i].name, s->arch[i].name) ||
-		    !set_str(&n->arch[i].desc, s->arch[i].desc))
-			return false;
-	}
-	n->nr_arch = s->nr_arch;
-	return true;
-}
+#define GROW(d, arr, cap, n) \
+	grow_array((void **)&(d)->arr, &(d)->cap, (n), sizeof(*(d)->arr))
 
 int sample_copy(struct sample_copy *d, const struct kstat_sample *s)
 {
-	struct kstat_sample *n = &d->s;
+	size_t i, nr_percpu = 0, nr_str = str_size(s->arch_unread), at = 0,
+	       pat = 0;
 
 	d->valid = false;
-	if (!grow_array((void **)&n->cpus, &d->cap_cpus, s->nr_cpus,
-			sizeof(*n->cpus)) ||
-	    !copy_irqs(d, s) || !copy_rows(d, s))
+	for (i = 0; i < s->nr_irqs; i++)
+		nr_percpu += kstat_sample_irq(s, i)->nr_percpu;
+	for (i = 0; i < s->nr_softirqs; i++)
+		nr_str += str_size(kstat_sample_softirq(s, i)->name);
+	for (i = 0; i < s->nr_arch; i++)
+		nr_str += str_size(kstat_sample_arch(s, i)->name) +
+			  str_size(kstat_sample_arch(s, i)->desc);
+	if (!GROW(d, cpus, cap_cpus, s->nr_cpus + 1) ||
+	    !GROW(d, irqs, cap_irqs, s->nr_irqs) ||
+	    !GROW(d, softirqs, cap_softirqs, s->nr_softirqs) ||
+	    !GROW(d, arch, cap_arch, s->nr_arch) ||
+	    !GROW(d, percpu, cap_percpu, nr_percpu + 1) ||
+	    !GROW(d, strings, cap_strings, nr_str))
 		return -1;
-	memcpy(n->cpus, s->cpus, s->nr_cpus * sizeof(*n->cpus));
-	n->nr_cpus = s->nr_cpus;
-	n->seq = s->seq;
-	n->timestamp_ns = s->timestamp_ns;
-	n->generation = s->generation;
-	n->keyframe = s->keyframe;
-	n->config_changed = s->config_changed;
-	n->config = s->config;
-	n->sections = s->sections;
-	n->intr_sum = s->intr_sum;
+
+	d->s = (struct kstat_sample){
+		.size = sizeof(d->s), .seq = s->seq,
+		.timestamp_ns = s->timestamp_ns, .generation = s->generation,
+		.sections = s->sections, .from_get = s->from_get,
+		.cpu_first = s->cpu_first,
+		.cpus = d->cpus, .nr_cpus = s->nr_cpus,
+		.cputime_size = sizeof(*d->cpus),
+		.irqs = d->irqs, .nr_irqs = s->nr_irqs,
+		.irq_size = sizeof(*d->irqs),
+		.arch = d->arch, .nr_arch = s->nr_arch,
+		.arch_size = sizeof(*d->arch),
+		.intr_sum = s->intr_sum, .kernel_nr_irqs = s->kernel_nr_irqs,
+		.arch_unread = put_str(d, &at, s->arch_unread),
+		.softirqs = d->softirqs, .nr_softirqs = s->nr_softirqs,
+		.softirq_size = sizeof(*d->softirqs),
+	};
+	for (i = 0; i < s->nr_cpus; i++)
+		d->cpus[i] = *kstat_sample_cpu(s, i);
+	if (s->cpu_total) {
+		d->cpus[s->nr_cpus] = *s->cpu_total;
+		d->s.cpu_total = &d->cpus[s->nr_cpus];
+	}
+	for (i = 0; i < s->nr_irqs; i++) {
+		const struct kstat_irq *q = kstat_sample_irq(s, i);
+
+		d->irqs[i] = (struct kstat_irq){ .irq = q->irq,
+						 .count = q->count };
+		if (!q->percpu)
+			continue;
+		d->irqs[i].percpu = d->percpu + pat;
+		d->irqs[i].nr_percpu = q->nr_percpu;
+		memcpy(d->percpu + pat, q->percpu,
+		       q->nr_percpu * sizeof(*d->percpu));
+		pat += q->nr_percpu;
+	}
+	for (i = 0; i < s->nr_softirqs; i++) {
+		const struct kstat_softirq *v = kstat_sample_softirq(s, i);
+
+		d->softirqs[i] = (struct kstat_softirq){ .vec = v->vec,
+			.count = v->count, .name = put_str(d, &at, v->name) };
+	}
+	for (i = 0; i < s->nr_arch; i++) {
+		const struct kstat_arch *a = kstat_sample_arch(s, i);
+
+		d->arch[i] = (struct kstat_arch){ .count = a->count,
+			.name = put_str(d, &at, a->name),
+			.desc = put_str(d, &at, a->desc) };
+	}
 	d->valid = true;
 	return 0;
 }
 
 void sample_copy_free(struct sample_copy *d)
 {
-	size_t i;
-
-	for (i = 0; i < d->cap_softirqs; i++)
-		free(d->s.softirqs[i].name);
-	for (i = 0; i < d->cap_arch; i++) {
-		free(d->s.arch[i].name);
-		free(d->s.arch[i].desc);
-	}
-	free(d->s.cpus);
-	free(d->s.irqs);
-	free(d->s.softirqs);
-	free(d->s.arch);
+	free(d->cpus);
+	free(d->irqs);
+	free(d->softirqs);
+	free(d->arch);
 	free(d->percpu);
+	free(d->strings);
 	memset(d, 0, sizeof(*d));
-}
-
-const struct kstat_irq *sample_irq(const struct kstat_sample *s, uint32_t irq)
-{
-	size_t lo = 0, hi = s->nr_irqs, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (s->irqs[mid].irq == irq)
-			return &s->irqs[mid];
-		if (s->irqs[mid].irq < irq)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
 }
 
 const struct kstat_cputime *sample_cpu(const struct kstat_sample *s, int cpu)
 {
 	size_t i;
 
+	if (cpu < 0)
+		return s->cpu_total;
 	for (i = 0; i < s->nr_cpus; i++)
-		if (s->cpus[i].cpu == cpu)
-			return &s->cpus[i];
+		if (kstat_sample_cpu(s, i)->cpu == cpu)
+			return kstat_sample_cpu(s, i);
 	return NULL;
 }
 
@@ -150,7 +130,7 @@ const struct kstat_softirq *sample_softirq(const struct kstat_sample *s,
 	size_t i;
 
 	for (i = 0; i < s->nr_softirqs; i++)
-		if (s->softirqs[i].vec == vec)
-			return &s->softirqs[i];
+		if (kstat_sample_softirq(s, i)->vec == vec)
+			return kstat_sample_softirq(s, i);
 	return NULL;
 }

@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A summary sample kept past its callback: the one model of the counters
- * that export (the sample it serves), watch and top (the start and end of
- * an interval) hold on to.  It is the library's struct kstat_sample, deep
- * copied into arrays that are reused from one sample to the next.
+ * A sample kept past its callback: the one model of the counters that
+ * export (the sample it serves), watch and top (the start and end of an
+ * interval) hold on to.  Its struct kstat_sample reads as the library's
+ * (the kstat_sample_*() macros step by the sizes it carries), over arrays
+ * of the CLI's own element structs, reused from one sample to the next:
+ * CPU times (the total last, past nr_cpus), IRQ counts with their
+ * per-CPU lists, softirq and arch counts with their names, the intr sum
+ * and arch_unread; no IRQ descriptions, no online bitmap, no per-CPU
+ * softirq or arch counts.
  */
 #ifndef KSTAT_CLI_SAMPLE_H
 #define KSTAT_CLI_SAMPLE_H
@@ -16,22 +21,22 @@
 
 struct sample_copy {
 	bool valid;
-	/*
-	 * cpus (the total included), irqs with their per-CPU counts,
-	 * softirqs and arch rows with their names (arch rows without
-	 * per-CPU counts); no irqs_changed.
-	 */
-	struct kstat_sample s;
-	size_t cap_cpus, cap_irqs, cap_softirqs, cap_arch, cap_percpu;
-	uint32_t *percpu;	/* every IRQ's per-CPU counts, one block */
+	struct kstat_sample s;		/* over the arrays below */
+	struct kstat_cputime *cpus;	/* s.nr_cpus rows, then the total */
+	struct kstat_irq *irqs;
+	struct kstat_softirq *softirqs;
+	struct kstat_arch *arch;
+	struct kstat_cpu_count *percpu;	/* every IRQ's list, one block */
+	char *strings;			/* every name, one block */
+	size_t cap_cpus, cap_irqs, cap_softirqs, cap_arch, cap_percpu,
+	       cap_strings;
 };
 
 /* Make @d a copy of @s: 0, or -1 when out of memory (then not valid). */
 int sample_copy(struct sample_copy *d, const struct kstat_sample *s);
 void sample_copy_free(struct sample_copy *d);
 
-/* Lookups in a sample (IRQs are in IRQ order): NULL if absent. */
-const struct kstat_irq *sample_irq(const struct kstat_sample *s, uint32_t irq);
+/* Lookups in a sample: NULL if absent.  CPU -1 is the total. */
 const struct kstat_cputime *sample_cpu(const struct kstat_sample *s, int cpu);
 const struct kstat_softirq *sample_softirq(const struct kstat_sample *s,
 					   uint32_t vec);

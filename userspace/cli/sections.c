@@ -11,3 +11,13 @@ const struct cli_section *const cli_sections[CLI_NR_SECTIONS] = {
 	CLI_SECTIONS(CLI_SECTION_ENTRY)
 };
 #undef CLI_SECTION_ENTRY
+
+uint32_t cli_sections_all(void)
+{
+	uint32_t all = 0;
+	size_t i;
+
+	for (i = 0; i < CLI_NR_SECTIONS; i++)
+		all |= cli_sections[i]->bit;
+	return all;
+}

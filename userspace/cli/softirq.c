@@ -16,12 +16,13 @@ static const char softirq_usage[] =
 	"\n"
 	"Text: a table  NAME COUNT [CPUn ...].  JSON (-j): an array of objects\n"
 	"with the keys \"name\", \"count\" and, with percpu, \"percpu\" (an array\n"
-	"of counts indexed by CPU id).  Per-CPU counts wrap at 2^32.\n";
+	"of counts indexed by CPU id).  Counts are 64-bit; per-CPU counts are\n"
+	"the kernel's 32-bit ones.\n";
 
 static int softirq_show(int argc, char **argv)
 {
-	struct kstat_filter f = KSTAT_FILTER_INIT;
-	struct kstat_softirq_list *l;
+	struct kstat_query q = KSTAT_QUERY_INIT;
+	struct kstat_sample *s;
 	struct softirq_cols w;
 	struct kstat_handle *h;
 	bool percpu = false;
@@ -38,17 +39,18 @@ static int softirq_show(int argc, char **argv)
 	h = kstat_handle();
 	if (!h)
 		return EXIT_FAIL;
-	f.flags = percpu ? KSTAT_F_PERCPU : 0;
-	if (kstat_softirq_get(h, &f, &l))
+	q.sections = KSTAT_SECTION_SOFTIRQ;
+	q.flags = percpu ? KSTAT_F_PERCPU : 0;
+	if (kstat_get(h, &q, &s))
 		return kernel_err("cannot read softirqs");
 
-	softirq_cols_show(&w, l->vecs, l->nr, l->cpu_first, percpu);
+	softirq_cols_show(&w, s, percpu);
 	open_json_array(NULL);
 	print_softirq_header(&w);
-	for (i = 0; i < l->nr; i++)
-		print_softirq(&l->vecs[i], 0, &w);
+	for (i = 0; i < s->nr_softirqs; i++)
+		print_softirq(kstat_sample_softirq(s, i), 0, &w);
 	close_json_array();
-	kstat_softirq_list_free(l);
+	kstat_sample_free(s);
 	return EXIT_OK;
 }
 
@@ -74,10 +76,10 @@ static void softirq_print_sample(const struct kstat_sample *s)
 	struct softirq_cols w;
 	size_t i;
 
-	softirq_cols_json(&w);
+	softirq_cols_json(&w, s);
 	open_json_array("softirq");
 	for (i = 0; i < s->nr_softirqs; i++)
-		print_softirq(&s->softirqs[i], 0, &w);
+		print_softirq(kstat_sample_softirq(s, i), 0, &w);
 	close_json_array();
 }
 

@@ -70,22 +70,20 @@ static void take_stop_signal(unsigned int ms)
 
 static int subscribe(const struct sub_run_opts *o, struct kstat_sub **sub)
 {
-	struct kstat_handle *h = kstat_handle();
-	int err;
+	int err = kstat_subscribe(o->ops, o->sub, o->arg, sub);
 
-	if (!h)
-		return EXIT_FAIL;
-	err = kstat_subscribe_opts(h, o->ops, o->stream, o->arg, o->rcvbuf, sub);
 	if (err == -ENOENT) {
-		kstat_err("%s", kstat_last_error(h));
+		kstat_err("the kstat kernel module is not loaded (try: modprobe kstat)");
 		return EXIT_FAIL;
 	}
-	if (err)
-		return kernel_err("cannot subscribe to the summaries");
+	if (err) {
+		kstat_err("cannot subscribe: %s", kstat_open_error());
+		return EXIT_FAIL;
+	}
 	/* Asked for a size and got less (SO_RCVBUF is capped): say so. */
-	if (o->rcvbuf > 0 && kstat_sub_rcvbuf(*sub) < o->rcvbuf)
+	if (o->sub->rcvbuf > 0 && kstat_sub_rcvbuf(*sub) < o->sub->rcvbuf)
 		fprintf(stderr, "kstat: warning: receive buffer %d bytes, not %d "
-			"(net.core.rmem_max)\n", kstat_sub_rcvbuf(*sub), o->rcvbuf);
+			"(net.core.rmem_max)\n", kstat_sub_rcvbuf(*sub), o->sub->rcvbuf);
 	return EXIT_OK;
 }
 
@@ -109,53 +107,31 @@ static int wait_fds(const struct sub_run_opts *o, struct pollfd *pfd,
 }
 
 
-void sub_stream_at(struct kstat_sub_opts *o, uint64_t interval_ns,
-		   uint32_t sections)
+void sub_own_at(struct kstat_sub_opts *o, uint64_t interval_ns,
+		uint32_t sections, bool percpu)
 {
 	uint64_t ms = (interval_ns + MSEC_NS / 2) / MSEC_NS;
 
-	*o = (struct kstat_sub_opts)KSTAT_SUB_OPTS_INIT;
 	o->fields = KSTAT_CONFIG_INTERVAL | KSTAT_CONFIG_SECTIONS |
 		    KSTAT_CONFIG_PERCPU;
-	o->interval_ms = ms < KSTAT_INTERVAL_MIN_MS ? KSTAT_INTERVAL_MIN_MS :
-			 ms > KSTAT_INTERVAL_MAX_MS ? KSTAT_INTERVAL_MAX_MS :
-			 (uint32_t)ms;
+	o->interval_ms = ms > 60000 ? 60000 : (uint32_t)ms;
 	o->sections = sections;
-	o->percpu = 0;
+	o->percpu = percpu;
 }
 
-/*
- * What to do about the kernel's refusal of a stream of our own (its
- * limits, docs/robustness.md), after its text.
- */
-static const char *stream_advice(int err)
+/* A dispatch failed: the library's text, and for the limits what to do. */
+static void sub_error(const struct kstat_sub *sub, int err)
 {
-	switch (err) {
-	case -EINVAL:
-		return "ask for a longer interval (kstat config shows min_interval_ms, the floor for users without CAP_NET_ADMIN), or run as root";
-	case -EBUSY:
-		return "this user has as many streams as it may (max-streams; a stream lives on for a moment after its last reader leaves): end some, ask for the interval and sections of one that kstat stats lists, or have an admin raise max-streams (kstat config set max-streams N)";
-	case -EUSERS:
-		return "too many readers of this user or network namespace: end some, or have an admin raise max-members-user or max-members-net (kstat config set)";
-	default:
-		return NULL;
-	}
-}
+	const char *msg = kstat_sub_last_error(sub), *advice = NULL;
 
-/* A dispatch failed: the library's text, and for a stream what to do. */
-static void sub_error(const struct sub_run_opts *o, const struct kstat_sub *sub,
-		      int err)
-{
-	const char *advice = o->stream ? stream_advice(err) : NULL;
-
-	/* EINVAL is the floor's when the kernel says so, not another's */
-	if (err == -EINVAL && !strstr(kstat_sub_last_error(sub), "interval"))
-		advice = NULL;
-
+	if (err == -EINVAL && strstr(msg, "interval"))
+		advice = "ask for a longer interval (kstat config shows min_interval_ms, the floor for users without CAP_NET_ADMIN), or run as root";
+	else if (err == -EUSERS)
+		advice = "end some of this user's subscriptions, or have an admin raise max-subscriptions (kstat config set max-subscriptions N)";
 	if (advice)
-		kstat_err("%s: %s", kstat_sub_last_error(sub), advice);
+		kstat_err("%s: %s", msg, advice);
 	else
-		kstat_err("%s", kstat_sub_last_error(sub));
+		kstat_err("%s", msg);
 }
 
 int sub_run(const struct sub_run_opts *o)
@@ -177,6 +153,16 @@ int sub_run(const struct sub_run_opts *o)
 	catch_signals(&orig);
 	pfd[0] = (struct pollfd){ .fd = kstat_sub_fd(sub), .events = POLLIN };
 	while (!stop_signal && !*o->done) {
+		if (o->restart && *o->restart) {
+			*o->restart = false;
+			kstat_unsubscribe(sub);
+			if (subscribe(o, &sub)) {
+				sub = NULL;
+				err = -1;
+				break;
+			}
+			pfd[0].fd = kstat_sub_fd(sub);
+		}
 		pfd[0].revents = 0;
 		err = wait_fds(o, pfd, &n, &orig);
 		if (err < 0)
@@ -187,7 +173,7 @@ int sub_run(const struct sub_run_opts *o)
 		if (pfd[0].revents)
 			err = kstat_sub_dispatch(sub);
 		if (err < 0) {
-			sub_error(o, sub, err);
+			sub_error(sub, err);
 			break;
 		}
 		if (o->poll && !stop_signal) {
@@ -201,7 +187,8 @@ int sub_run(const struct sub_run_opts *o)
 	}
 	sigprocmask(SIG_SETMASK, &orig, NULL);
 	free(pfd);
-	kstat_unsubscribe(sub);
+	if (sub)
+		kstat_unsubscribe(sub);
 	fflush(stdout);
 	return err < 0 ? EXIT_FAIL : EXIT_OK;
 }
@@ -268,8 +255,7 @@ void print_family_event(int present)
 	fflush(stdout);
 }
 
-void print_lost(uint64_t lost, enum kstat_lost_reason why, bool json,
-		const char *then)
+void print_lost(uint64_t lost, enum kstat_lost_reason why, bool json)
 {
 	if (json) {
 		new_json_obj(true, false);
@@ -281,6 +267,6 @@ void print_lost(uint64_t lost, enum kstat_lost_reason why, bool json,
 		return;
 	}
 	fflush(stdout);
-	fprintf(stderr, "kstat: warning: lost %" PRIu64 " sample%s (%s)%s\n",
-		lost, lost == 1 ? "" : "s", kstat_lost_reason_name(why), then);
+	fprintf(stderr, "kstat: warning: lost %" PRIu64 " sample%s (%s)\n",
+		lost, lost == 1 ? "" : "s", kstat_lost_reason_name(why));
 }

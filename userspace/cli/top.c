@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kstat top: a full-screen view of CPU shares, softirq and IRQ rates, like
- * util-linux's irqtop, driven by the kernel's summaries (no /proc read, no
- * GET per refresh; one IRQ_GET with metadata for the names, again when the
- * IRQ set changes).  The rates and their printers are those of kstat
+ * util-linux's irqtop, driven by the kernel's samples (no /proc read, no
+ * GET per refresh; one GET with descriptions for the names, again when the
+ * generation changes).  The rates and their printers are those of kstat
  * watch (rates.c).  On the screen, the CPU and IRQ tables are laid out
  * by libsmartcols to the terminal's width (columns as wide as their data,
  * the chip and action names cut rather than the line), printed into
@@ -35,11 +35,13 @@ static const char top_usage[] =
 	"       kstat top help\n"
 	"\n"
 	"A full-screen view refreshed every TIME: seconds, or with a unit (250ms,\n"
-	"2s, 1m), 10ms to 24h (default 1 s), from a stream of its own at that\n"
-	"interval (60 s at most); users without CAP_NET_ADMIN may not go below\n"
-	"the floor kstat config shows (min_interval_ms, 250 ms by default).\n"
-	"It shows CPU time shares\n"
-	"for all CPUs (percent; one row per CPU with percpu or the c key),\n"
+	"2s, 1m), 10ms to 24h (default 1 s).  With delay or percpu it reads a\n"
+	"subscription of its own at that interval (60 s at most) with every\n"
+	"section; users without CAP_NET_ADMIN may not go below the floor kstat\n"
+	"config shows (min_interval_ms, 250 ms by default).  Without, the\n"
+	"default stream, as kstat config shows it.  It shows CPU time shares\n"
+	"for all CPUs (percent; one row per CPU with percpu or the c key, which\n"
+	"takes a subscription of its own with per-CPU rows if needed),\n"
 	"softirq runs per second, and the IRQs by rate with their totals, chip\n"
 	"and actions.  Keys: q quit; r, t, i, n sort by rate, total, IRQ number,\n"
 	"action name; c per-CPU rows on/off; arrows, PgUp/PgDn, Home/End scroll\n"
@@ -61,12 +63,15 @@ struct top {
 	uint64_t rows;			/* batch: IRQ rows per frame, 0: all */
 	enum irq_sort sort;
 	bool percpu, batch;
+	bool own;			/* delay or percpu: our own subscription */
 	/* state */
 	bool done, gone, curses;
 	uint64_t frames, lost;
 	const char *lost_why;
 	uint32_t generation;
 	struct irq_labels names;
+	struct kstat_sub_opts *sub;	/* what sub_run() reads */
+	bool restart;			/* ... changed: subscribe again */
 	struct sample_copy base;	/* start of the next frame */
 	uint64_t prev_ns;		/* the sample before the latest */
 	struct sample_copy then;	/* start of the frame shown */
@@ -98,8 +103,8 @@ static void print_softirq_line(const struct top *t, double secs)
 	print_softirq_header(&w);
 	open_json_array("softirq");
 	for (i = 0; i < t->now.s.nr_softirqs; i++) {
-		v = &t->now.s.softirqs[i];
-		if (softirq_rate(v, &t->then, secs, &rate))
+		v = kstat_sample_softirq(&t->now.s, i);
+		if (softirq_rate(v, &t->then.s, secs, &rate))
 			print_softirq(v, rate, &w);
 	}
 	close_json_array();
@@ -140,7 +145,7 @@ static void print_frame(const struct top *t, const struct irq_rate *r,
 	print_u64(PRINT_JSON, "timestamp_ns", NULL, t->now.s.timestamp_ns);
 	print_u64(PRINT_JSON, "interval_ns", NULL,
 		  t->now.s.timestamp_ns - t->then.s.timestamp_ns);
-	print_cpu_rates(&t->now.s, &t->then, !t->percpu);
+	print_cpu_rates(&t->now.s, &t->then.s, !t->percpu);
 	print_softirq_line(t, secs);
 	print_nl();
 	print_irq_rates(r, nr, max, secs);
@@ -210,10 +215,13 @@ static char *cpu_table(const struct top *t)
 
 	for (f = 0; !err && f < KSTAT_CPUTIME_NR; f++)
 		err = add_column(tb, cpu_share_header(f), SCOLS_FL_RIGHT);
-	for (i = 0; !err && i < t->now.s.nr_cpus; i++) {
-		const struct kstat_cputime *c = &t->now.s.cpus[i];
+	/* the rows, then the total */
+	for (i = 0; !err && i <= t->now.s.nr_cpus; i++) {
+		const struct kstat_cputime *c = i < t->now.s.nr_cpus ?
+			kstat_sample_cpu(&t->now.s, i) : t->now.s.cpu_total;
 
-		if ((!t->percpu && c->cpu >= 0) || !cpu_shares(c, &t->then, pct))
+		if (!c || (!t->percpu && c->cpu >= 0) ||
+		    !cpu_shares(c, &t->then.s, pct))
 			continue;
 		ln = scols_table_new_line(tb, NULL);
 		err = !ln || (c->cpu < 0 ? scols_line_set_data(ln, 0, "all")
@@ -298,7 +306,7 @@ static int render(struct top *t)
 	t->head = t->irqs = NULL;
 	t->nr_irq_rows = 0;
 	if (t->have_frame) {
-		nr = irq_rates(&t->now.s, &t->then, &t->names, t->sort, &r);
+		nr = irq_rates(&t->now.s, &t->then.s, &t->names, t->sort, &r);
 		cpus = cpu_table(t);
 		t->irqs = irq_table(r, nr, secs);
 		err = !cpus || !t->irqs;
@@ -415,7 +423,7 @@ static void show(struct top *t)
 static void print_batch_frame(struct top *t)
 {
 	struct irq_rate *r;
-	size_t nr = irq_rates(&t->now.s, &t->then, &t->names, t->sort, &r);
+	size_t nr = irq_rates(&t->now.s, &t->then.s, &t->names, t->sort, &r);
 
 	new_json_obj(opts.json, opts.pretty);
 	open_json_object(NULL);
@@ -440,11 +448,13 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 	if (t->done)
 		return;
 	t->gone = false;
-	if (!t->base.valid || s->generation != t->generation) {
-		/* first sample, or the IRQ set changed: start over */
+	/* The IRQ set changed: rather no names than the old set's. */
+	if (!t->names.s || s->generation != t->generation) {
 		irq_labels_free(&t->names);
 		irq_labels_load(&t->names);
 		t->generation = s->generation;
+	}
+	if (!t->base.valid) {		/* the first sample */
 		sample_copy(&t->base, s);
 		t->prev_ns = s->timestamp_ns;
 		if (!t->have_frame)
@@ -479,13 +489,13 @@ static void on_lost(uint64_t lost, enum kstat_lost_reason why, void *arg)
 
 	if (t->done)
 		return;
-	/* Rates across a loss would be wrong: start a new interval. */
-	t->base.valid = false;
+	/* Samples are whole: a rate spans a loss, except a reload's. */
+	if (why == KSTAT_LOST_RELOAD)
+		t->base.valid = false;
 	t->lost += lost;
 	t->lost_why = kstat_lost_reason_name(why);
-	if (t->batch) {
-		print_lost(lost, why, false, "");
-	}
+	if (t->batch)
+		print_lost(lost, why, false);
 	show(t);
 }
 
@@ -497,9 +507,25 @@ static void on_family(int present, void *arg)
 		return;
 	t->base.valid = false;
 	t->gone = !present;
+	irq_labels_free(&t->names);
+	kstat_handle_drop();
 	if (t->batch)
 		print_family_event(present);
 	show(t);
+}
+
+/*
+ * Per-CPU rows on: a stream without them (the default stream's percpu
+ * off, or ours) gives way to a subscription of our own with them.
+ */
+static void want_percpu(struct top *t)
+{
+	if (!t->percpu || t->base.s.nr_cpus ||
+	    (t->sub->fields && t->sub->percpu))
+		return;
+	sub_own_at(t->sub, t->delay_ns, cli_sections_all(), true);
+	t->base.valid = false;
+	t->restart = true;
 }
 
 /* ---- keys ---- */
@@ -536,7 +562,11 @@ static int top_ready(const struct pollfd *pfd, unsigned int n, void *arg)
 		case 't': t->sort = IRQ_SORT_TOTAL; rerender = true; break;
 		case 'i': t->sort = IRQ_SORT_IRQ; rerender = true; break;
 		case 'n': t->sort = IRQ_SORT_NAME; rerender = true; break;
-		case 'c': t->percpu = !t->percpu; rerender = true; break;
+		case 'c':
+			t->percpu = !t->percpu;
+			want_percpu(t);
+			rerender = true;
+			break;
 		/* the tables fit the new width now, not at the next sample */
 		case KEY_RESIZE: rerender = true; break;
 		case KEY_DOWN: case 'j': t->scroll++; redraw = true; break;
@@ -607,7 +637,7 @@ static int top_parse(struct top *t, int argc, char **argv)
 			continue;
 		}
 		if (is_opt(w, "percpu", "-c")) {
-			t->percpu = true;
+			t->percpu = t->own = true;
 			continue;
 		}
 		if (!is_opt(w, "delay", "-d") && !is_opt(w, "count", "-n") &&
@@ -617,6 +647,7 @@ static int top_parse(struct top *t, int argc, char **argv)
 			return usage_err("top", "\"%s\" needs a value", w);
 		a++;
 		if (is_opt(w, "delay", "-d")) {
+			t->own = true;
 			err = parse_duration(val, &frame_length, &t->delay_ns);
 			if (err)
 				return usage_err("top", "bad delay \"%s\" (%s)", val,
@@ -724,10 +755,12 @@ int do_top(int argc, char **argv)
 	static const struct sub_poll_ops keys = {
 		.max_fds = 1, .fill = top_fill, .ready = top_ready,
 	};
-	struct top t = { .delay_ns = 1000000000ULL, .sort = IRQ_SORT_RATE };
-	struct sub_run_opts o = { .ops = &ops, .arg = &t, .done = &t.done };
+	struct kstat_sub_opts so = KSTAT_SUB_OPTS_INIT;
+	struct top t = { .delay_ns = 1000000000ULL, .sort = IRQ_SORT_RATE,
+			 .sub = &so };
+	struct sub_run_opts o = { .ops = &ops, .arg = &t, .done = &t.done,
+				  .sub = &so, .restart = &t.restart };
 	struct held_stderr err = { 0 };
-	struct kstat_sub_opts so;
 	int ret;
 
 	if (argc && is_prefix(argv[0], "help"))
@@ -736,8 +769,8 @@ int do_top(int argc, char **argv)
 	if (ret)
 		return ret;
 	/* samples at our refresh, not the admin's interval */
-	sub_stream_at(&so, t.delay_ns, KSTAT_SECTION_ALL);
-	o.stream = &so;
+	if (t.own)
+		sub_own_at(&so, t.delay_ns, cli_sections_all(), t.percpu);
 	/* the module first: its error is clearer on a plain terminal */
 	if (!kstat_handle())
 		return EXIT_FAIL;

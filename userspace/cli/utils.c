@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "utils.h"
 
@@ -129,6 +130,32 @@ int parse_u32_range(const char *s, uint32_t *first, uint32_t *last,
 	if (parse_u32(buf, first) || parse_u32(dash + 1, last))
 		return -1;
 	return *first <= *last ? 0 : -1;
+}
+
+uint32_t nr_possible_cpus(void)
+{
+	static uint32_t n;
+	char buf[256], *p;
+	FILE *f;
+	long v;
+
+	if (n)
+		return n;
+	f = fopen("/sys/devices/system/cpu/possible", "re");
+	if (f && fgets(buf, sizeof(buf), f)) {
+		/* "0-7", "0", "0-3,8-11": the last number */
+		p = buf + strcspn(buf, "\n");
+		while (p > buf && p[-1] >= '0' && p[-1] <= '9')
+			p--;
+		n = (uint32_t)strtoul(p, NULL, 10) + 1;
+	}
+	if (f)
+		fclose(f);
+	if (!n) {
+		v = sysconf(_SC_NPROCESSORS_CONF);
+		n = v > 0 ? (uint32_t)v : 1;
+	}
+	return n;
 }
 
 unsigned int u64_width(uint64_t v)

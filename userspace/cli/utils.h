@@ -64,6 +64,13 @@ static inline int max_int(int a, int b)
  */
 bool grow_array(void **arr, size_t *cap, size_t need, size_t size);
 
+/*
+ * The CPU ids the kernel may use: the last of
+ * /sys/devices/system/cpu/possible, plus one (read once); else the
+ * configured CPUs' count.
+ */
+uint32_t nr_possible_cpus(void);
+
 /* Decimal digits of @v. */
 unsigned int u64_width(uint64_t v);
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kstat watch: live rates computed from the kernel's summaries, like
+ * kstat watch: live rates computed from the kernel's samples, like
  * `mpstat -P ALL` for CPUs and `irqtop` for IRQs.  No /proc read and no
  * GET per interval: the rates come from the subscription's samples.
  */
@@ -19,20 +19,20 @@ static const char watch_usage[] =
 	"       kstat watch help\n"
 	"\n"
 	"Rates over each interval: TIME in seconds, or with a unit (250ms, 2s,\n"
-	"1m), 10ms to 24h (default 1 s).  watch subscribes to a stream of its\n"
+	"1m), 10ms to 24h (default 1 s).  watch reads a subscription of its\n"
 	"own at that interval (60 s at most: a longer one spans several\n"
-	"samples) carrying only the section it shows; users without\n"
-	"CAP_NET_ADMIN may not go below the floor kstat config shows\n"
-	"(min_interval_ms, 250 ms by default).  cpu prints the share of each\n"
-	"CPU time field per CPU and for all CPUs (percent: JSON keys user_pct,\n"
-	"nice_pct, ...), irq the top N IRQs\n"
-	"by interrupts per second (default 10) with their chip and actions,\n"
-	"softirq the runs per second of each vector.  With -j, one JSON object\n"
-	"per interval: \"timestamp_ns\", \"interval_ns\" and \"cpu\", \"irq\" or\n"
-	"\"softirq\" (an array).  If the module is unloaded, \"family kstat gone\"\n"
-	"(JSON: {\"event\": \"family\", \"present\": false, ...}), and once it is\n"
-	"loaded again \"family kstat back\" and the rates resume.  With -t\n"
-	"(kstat -t watch) each text table follows a line with the local time,\n"
+	"samples) carrying only the section it shows (cpu with its per-CPU\n"
+	"rows); users without CAP_NET_ADMIN may not go below the floor kstat\n"
+	"config shows (min_interval_ms, 250 ms by default).  cpu prints the\n"
+	"share of each CPU time field per CPU and for all CPUs (percent: JSON\n"
+	"keys user_pct, nice_pct, ...), irq the top N IRQs by interrupts per\n"
+	"second (default 10) with their chip and actions, softirq the runs per\n"
+	"second of each vector.  With -j, one JSON object per interval:\n"
+	"\"timestamp_ns\", \"interval_ns\" and \"cpu\", \"irq\" or \"softirq\" (an\n"
+	"array).  If the module is unloaded, \"family kstat gone\" (JSON:\n"
+	"{\"event\": \"family\", \"present\": false, ...}), and once it is loaded\n"
+	"again \"family kstat back\" and the rates resume.  With -t (kstat -t\n"
+	"watch) each text table follows a line with the local time,\n"
 	"[YYYY-MM-DDTHH:MM:SS.uuuuuu], as monitor's lines start with.\n";
 
 enum watch_what { WATCH_CPU, WATCH_IRQ, WATCH_SOFTIRQ };
@@ -52,47 +52,48 @@ struct watch {
 static void on_sample(const struct kstat_sample *s, void *arg)
 {
 	struct watch *w = arg;
+	const struct kstat_sample *b = &w->base.s;
 	double secs;
 	bool due;
 
 	/* One dispatch may deliver more than "count" needs: drop them. */
 	if (w->done)
 		return;
-	if (!w->base.valid || s->generation != w->generation) {
-		/* first sample, or the IRQ set changed: start over */
-		if (w->what == WATCH_IRQ) {
-			/* Rather no names than those of the old IRQ set. */
-			irq_labels_free(&w->names);
-			irq_labels_load(&w->names);
-		}
+	/* The IRQ set changed: rather no names than the old set's. */
+	if (w->what == WATCH_IRQ &&
+	    (!w->names.s || s->generation != w->generation)) {
+		irq_labels_free(&w->names);
+		irq_labels_load(&w->names);
 		w->generation = s->generation;
+	}
+	if (!w->base.valid) {		/* the first sample */
 		sample_copy(&w->base, s);
 		w->prev_ns = s->timestamp_ns;
 		return;
 	}
 	/* The rule of kstat top too (rates.h); rates divide by the real time. */
-	due = frame_due(w->base.s.timestamp_ns, w->prev_ns, s->timestamp_ns,
+	due = frame_due(b->timestamp_ns, w->prev_ns, s->timestamp_ns,
 			w->interval_ns);
 	w->prev_ns = s->timestamp_ns;
 	if (!due)
 		return;
 
-	secs = (s->timestamp_ns - w->base.s.timestamp_ns) / 1e9;
+	secs = (s->timestamp_ns - b->timestamp_ns) / 1e9;
 	new_json_obj(opts.json, opts.pretty);
 	open_json_object(NULL);
 	print_timestamp_line();
 	print_u64(PRINT_JSON, "timestamp_ns", NULL, s->timestamp_ns);
-	print_u64(PRINT_JSON, "interval_ns", NULL, s->timestamp_ns - w->base.s.timestamp_ns);
+	print_u64(PRINT_JSON, "interval_ns", NULL, s->timestamp_ns - b->timestamp_ns);
 	if (w->what == WATCH_CPU) {
-		print_cpu_rates(s, &w->base, false);
+		print_cpu_rates(s, b, false);
 	} else if (w->what == WATCH_IRQ) {
 		struct irq_rate *r;
-		size_t nr = irq_rates(s, &w->base, &w->names, IRQ_SORT_RATE, &r);
+		size_t nr = irq_rates(s, b, &w->names, IRQ_SORT_RATE, &r);
 
 		print_irq_rates(r, nr, w->top, secs);
 		free(r);
 	} else {
-		print_softirq_rates(s, &w->base, secs);
+		print_softirq_rates(s, b, secs);
 	}
 	close_json_object();
 	delete_json_obj();
@@ -109,9 +110,10 @@ static void on_lost(uint64_t lost, enum kstat_lost_reason why, void *arg)
 
 	if (w->done)
 		return;
-	/* Rates across a loss would be wrong: start a new interval. */
-	w->base.valid = false;
-	print_lost(lost, why, false, "");
+	/* Samples are whole: a rate spans a loss, except a reload's. */
+	if (why == KSTAT_LOST_RELOAD)
+		w->base.valid = false;
+	print_lost(lost, why, false);
 }
 
 /* Said on screen; the rates start over once samples come again. */
@@ -122,6 +124,8 @@ static void on_family(int present, void *arg)
 	if (w->done)
 		return;
 	w->base.valid = false;
+	irq_labels_free(&w->names);
+	kstat_handle_drop();
 	print_family_event(present);
 }
 
@@ -191,8 +195,9 @@ int do_watch(int argc, char **argv)
 		[WATCH_CPU] = KSTAT_SECTION_CPU, [WATCH_IRQ] = KSTAT_SECTION_IRQ,
 		[WATCH_SOFTIRQ] = KSTAT_SECTION_SOFTIRQ,
 	};
-	struct sub_run_opts o = { .ops = &ops, .arg = &w, .done = &w.done };
-	struct kstat_sub_opts so;
+	struct kstat_sub_opts so = KSTAT_SUB_OPTS_INIT;
+	struct sub_run_opts o = { .ops = &ops, .arg = &w, .done = &w.done,
+				  .sub = &so };
 	int ret;
 
 	if (argc && word_match(watch_words, argv[0]) == W_HELP)
@@ -201,8 +206,7 @@ int do_watch(int argc, char **argv)
 	if (ret)
 		return ret;
 	/* samples at our interval, of what we show: no more, no fewer */
-	sub_stream_at(&so, w.interval_ns, sections[w.what]);
-	o.stream = &so;
+	sub_own_at(&so, w.interval_ns, sections[w.what], w.what == WATCH_CPU);
 	ret = sub_run(&o);
 	irq_labels_free(&w.names);
 	sample_copy_free(&w.base);

@@ -7,8 +7,10 @@
  * until the kernel's passes it; one that falls more than 3 s, an IRQ
  * whose descriptor was replaced, a softirq, arch or intr count that fell,
  * carry on from their last value; a per-CPU 32-bit count's wrap is
- * carried; a section turned off is not a fall; after guard_reset() (the
- * module reloaded) the kernel's values are exported as they are.
+ * carried (the sparse per-CPU list leaves a CPU at 0 out: that is 0, not
+ * a wrap, for a restarted IRQ); a section the sample does not carry is
+ * not a fall; after guard_reset() (the module reloaded) the kernel's
+ * values are exported as they are.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,33 +24,47 @@
 
 /* One CPU (cpu 0) and the total, one IRQ with 2 CPUs, one vector, one arch row. */
 struct fake {
-	struct kstat_sample s;
+	struct sample_copy d;
 	struct kstat_cputime cpus[2];
 	struct kstat_irq irqs[2];
-	uint32_t percpu[2][2];
+	struct kstat_cpu_count percpu[2][2];
 	struct kstat_softirq soft[1];
 	struct kstat_arch arch[1];
 };
 
+/* Point @f's copy at its arrays (after a struct copy of @f too). */
+static void fake_point(struct fake *f)
+{
+	f->d.cpus = f->cpus;
+	f->d.irqs = f->irqs;
+	f->d.softirqs = f->soft;
+	f->d.arch = f->arch;
+	f->d.s.cpus = f->cpus;
+	f->d.s.cpu_total = &f->cpus[1];
+	f->d.s.irqs = f->irqs;
+	f->d.s.softirqs = f->soft;
+	f->d.s.arch = f->arch;
+	f->irqs[0].percpu = f->percpu[0];
+	f->irqs[1].percpu = f->percpu[1];
+}
+
 static void fake_init(struct fake *f)
 {
 	memset(f, 0, sizeof(*f));
-	f->s.config.sections = KSTAT_SECTION_ALL;
-	f->s.config.percpu = 1;
-	f->s.cpus = f->cpus;
-	f->s.nr_cpus = 2;
-	f->cpus[0] = (struct kstat_cputime){ .cpu = 0, .nr_ns = KSTAT_CPUTIME_NR };
-	f->cpus[1] = (struct kstat_cputime){ .cpu = -1, .nr_ns = KSTAT_CPUTIME_NR };
-	f->s.irqs = f->irqs;
-	f->s.nr_irqs = 1;
-	f->irqs[0] = (struct kstat_irq){ .irq = 24, .percpu = f->percpu[0], .nr_percpu = 2 };
-	f->irqs[1] = (struct kstat_irq){ .irq = 30, .percpu = f->percpu[1], .nr_percpu = 2 };
-	f->s.softirqs = f->soft;
-	f->s.nr_softirqs = 1;
+	f->d.valid = true;
+	f->d.s.sections = KSTAT_SECTION_CPU | KSTAT_SECTION_IRQ |
+			  KSTAT_SECTION_SOFTIRQ;
+	f->d.s.nr_cpus = 1;
+	f->cpus[0] = (struct kstat_cputime){ .cpu = 0 };
+	f->cpus[1] = (struct kstat_cputime){ .cpu = -1 };
+	f->d.s.nr_irqs = 1;
+	f->irqs[0] = (struct kstat_irq){ .irq = 24 };
+	f->irqs[1] = (struct kstat_irq){ .irq = 30 };
+	f->d.s.nr_softirqs = 1;
 	f->soft[0] = (struct kstat_softirq){ .vec = 3, .name = "NET_RX" };
-	f->s.arch = f->arch;
-	f->s.nr_arch = 1;
+	f->d.s.nr_arch = 1;
 	f->arch[0] = (struct kstat_arch){ .name = "LOC", .desc = "Local timer interrupts" };
+	fake_point(f);
 }
 
 /* Feed idle @raw_s (seconds) on CPU 0; the exported idle in ns. */
@@ -56,30 +72,34 @@ static uint64_t feed_idle(struct counter_guard *g, struct fake *f, double raw_s)
 {
 	struct fake copy = *f;
 
-	copy.s.cpus = copy.cpus;
+	fake_point(&copy);
 	copy.cpus[0].ns[KSTAT_CPUTIME_IDLE] = S(raw_s);
-	copy.s.irqs = copy.irqs;
-	copy.s.softirqs = copy.soft;
-	copy.s.arch = copy.arch;
-	if (guard_apply(g, &copy.s))
+	if (guard_apply(g, &copy.d))
 		return 0;
 	return copy.cpus[0].ns[KSTAT_CPUTIME_IDLE];
 }
 
-/* Feed the IRQ counts; the exported total and per-CPU counts. */
+/*
+ * Feed IRQ 24's counts, its per-CPU ones as the kernel sends them (the
+ * CPUs with a count); the exported total and per-CPU counts.
+ */
 static uint64_t feed_irq(struct counter_guard *g, struct fake *f, uint64_t total,
 			 uint32_t c0, uint32_t c1, uint64_t *pc0, uint64_t *pc1)
 {
-	const uint64_t *pc;
+	struct guard_percpu pc;
+	uint32_t n = 0;
 
 	f->irqs[0].count = total;
-	f->percpu[0][0] = c0;
-	f->percpu[0][1] = c1;
-	if (guard_apply(g, &f->s))
+	if (c0)
+		f->percpu[0][n++] = (struct kstat_cpu_count){ 0, c0 };
+	if (c1)
+		f->percpu[0][n++] = (struct kstat_cpu_count){ 1, c1 };
+	f->irqs[0].nr_percpu = n;
+	if (guard_apply(g, &f->d))
 		return 0;
 	pc = guard_percpu(g, 0);
-	*pc0 = pc ? pc[0] : 0;
-	*pc1 = pc ? pc[1] : 0;
+	*pc0 = pc.v && pc.nr == 2 ? pc.v[0] : 0;
+	*pc1 = pc.v && pc.nr == 2 ? pc.v[1] : 0;
 	return f->irqs[0].count;
 }
 
@@ -126,7 +146,7 @@ static void test_idle_carried(void)
 
 static void test_irq(void)
 {
-	struct counter_guard g = { 0 };
+	struct counter_guard g = { .cpu_span = 2 };
 	uint64_t t, p0, p1;
 	struct fake f;
 
@@ -137,18 +157,18 @@ static void test_irq(void)
 	CHECK(t == 1032 && p0 == 0x100000010ull && p1 == 500,
 	      "a per-CPU wrap is carried: %#llx", (unsigned long long)p0);
 	/* a new descriptor under the same number: everything restarts */
-	t = feed_irq(&g, &f, 10, 7, 3, &p0, &p1);
+	t = feed_irq(&g, &f, 10, 7, 0, &p0, &p1);
 	CHECK(t == 1032 && p0 == 0x100000010ull && p1 == 500,
-	      "a restarted IRQ keeps its values: %llu %#llx %llu",
+	      "a restarted IRQ keeps its values, CPU 1 unlisted (0) too: %llu %#llx %llu",
 	      (unsigned long long)t, (unsigned long long)p0, (unsigned long long)p1);
-	t = feed_irq(&g, &f, 15, 9, 6, &p0, &p1);
+	t = feed_irq(&g, &f, 15, 9, 3, &p0, &p1);
 	CHECK(t == 1037 && p0 == 0x100000012ull && p1 == 503,
 	      "then grows with the new counts: %llu %#llx %llu",
 	      (unsigned long long)t, (unsigned long long)p0, (unsigned long long)p1);
 	/* it goes away and comes back lower: still no fall */
-	f.s.nr_irqs = 0;
-	guard_apply(&g, &f.s);
-	f.s.nr_irqs = 2;
+	f.d.s.nr_irqs = 0;
+	guard_apply(&g, &f.d);
+	f.d.s.nr_irqs = 2;
 	f.irqs[1].count = 5;
 	t = feed_irq(&g, &f, 3, 1, 1, &p0, &p1);
 	CHECK(t == 1037 && f.irqs[1].count == 5,
@@ -165,30 +185,30 @@ static void test_other_counts(void)
 	fake_init(&f);
 	f.soft[0].count = 500;
 	f.arch[0].count = 700;
-	f.s.intr_sum = 900;
-	guard_apply(&g, &f.s);
+	f.d.s.intr_sum = 900;
+	guard_apply(&g, &f.d);
 	f.soft[0].count = 400;
 	f.arch[0].count = 600;
-	f.s.intr_sum = 800;
-	guard_apply(&g, &f.s);
-	CHECK(f.soft[0].count == 500 && f.arch[0].count == 700 && f.s.intr_sum == 900,
+	f.d.s.intr_sum = 800;
+	guard_apply(&g, &f.d);
+	CHECK(f.soft[0].count == 500 && f.arch[0].count == 700 && f.d.s.intr_sum == 900,
 	      "softirq, arch and intr counts that fell keep their values");
-	/* the IRQ section turned off: its zeros are no fall */
-	f.s.config.sections = KSTAT_SECTION_CPU | KSTAT_SECTION_SOFTIRQ;
-	f.s.intr_sum = 0;
+	/* a sample without the IRQ section: its zeros are no fall */
+	f.d.s.sections = KSTAT_SECTION_CPU | KSTAT_SECTION_SOFTIRQ;
+	f.d.s.intr_sum = 0;
 	f.arch[0].count = 0;
-	guard_apply(&g, &f.s);
-	f.s.config.sections = KSTAT_SECTION_ALL;
-	f.s.intr_sum = 850;
+	guard_apply(&g, &f.d);
+	f.d.s.sections |= KSTAT_SECTION_IRQ;
+	f.d.s.intr_sum = 850;
 	f.arch[0].count = 650;
-	guard_apply(&g, &f.s);
-	CHECK(f.s.intr_sum == 950 && f.arch[0].count == 750,
+	guard_apply(&g, &f.d);
+	CHECK(f.d.s.intr_sum == 950 && f.arch[0].count == 750,
 	      "a section off and on again: no fall counted (intr %llu, arch %llu)",
-	      (unsigned long long)f.s.intr_sum, (unsigned long long)f.arch[0].count);
+	      (unsigned long long)f.d.s.intr_sum, (unsigned long long)f.arch[0].count);
 	guard_reset(&g);
-	f.s.intr_sum = 3;
-	guard_apply(&g, &f.s);
-	CHECK(f.s.intr_sum == 3, "after guard_reset (module reloaded) the kernel's values");
+	f.d.s.intr_sum = 3;
+	guard_apply(&g, &f.d);
+	CHECK(f.d.s.intr_sum == 3, "after guard_reset (module reloaded) the kernel's values");
 	guard_free(&g);
 }
 

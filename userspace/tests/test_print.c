@@ -3,6 +3,9 @@
  * Host unit test of the CLI's object printers (cli/print.c): an IRQ and a
  * softirq vector print with the same JSON keys and shapes in every view
  * (show, watch / top -b, monitor), and each view's text layout is pinned.
+ * Objects are read from a struct kstat_sample through its element sizes;
+ * sparse per-CPU lists print as arrays indexed by CPU id; CPU times as
+ * rows, then the total.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,16 +14,22 @@
 #include "../cli/print.h"
 #include "unit.h"
 
-static char *timer[] = { "timer" }, *acpi[] = { "acpi", "x" };
+static const char *const timer[] = { "timer" }, *const acpi[] = { "acpi", "x" };
 static struct kstat_irq irqs[] = {
 	{ .irq = 0, .count = 5, .chip = "IO-APIC", .has_hwirq = 1, .hwirq = 2,
 	  .name = "edge", .actions = timer, .nr_actions = 1 },
 	{ .irq = 9, .count = 123456, .level = 1, .actions = acpi,
 	  .nr_actions = 2 },
 };
-static char *names[] = { "HI", "NET_RX" };
 static struct kstat_softirq vecs[] = {
-	{ .vec = 0, .count = 7 }, { .vec = 3, .count = 1234 },
+	{ .vec = 0, .count = 7, .name = "HI" },
+	{ .vec = 3, .count = 1234, .name = "NET_RX" },
+};
+static const struct kstat_sample sample = {
+	.size = sizeof(struct kstat_sample),
+	.irqs = irqs, .nr_irqs = 2, .irq_size = sizeof(struct kstat_irq),
+	.softirqs = vecs, .nr_softirqs = 2,
+	.softirq_size = sizeof(struct kstat_softirq),
 };
 
 enum view { SHOW, RATES, MONITOR, LINE };
@@ -35,14 +44,12 @@ static char *render(bool json, enum view v)
 
 	if (!f)
 		exit(1);
-	vecs[0].name = names[0];
-	vecs[1].name = names[1];
 	old = json_print_output(f);
 	new_json_obj(json, false);
 	if (v == SHOW)
-		irq_cols_show(&iw, irqs, 2, 0, false);
+		irq_cols_show(&iw, &sample, false);
 	else if (v == MONITOR)
-		irq_cols_json(&iw);
+		irq_cols_json(&iw, &sample);
 	else
 		irq_cols_rates(&iw);
 	if (v != LINE) {
@@ -57,9 +64,9 @@ static char *render(bool json, enum view v)
 		open_json_object(NULL);
 	}
 	if (v == SHOW)
-		softirq_cols_show(&sw, vecs, 2, 0, false);
+		softirq_cols_show(&sw, &sample, false);
 	else if (v == MONITOR)
-		softirq_cols_json(&sw);
+		softirq_cols_json(&sw, &sample);
 	else if (v == LINE)
 		softirq_cols_line(&sw);
 	else
@@ -92,8 +99,110 @@ static void check(bool json, enum view v, const char *want)
 	free(s);
 }
 
+/* What @fn printed, to free(). */
+static char *capture(bool json, void (*fn)(const struct kstat_sample *),
+		     const struct kstat_sample *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len), *old;
+
+	if (!f)
+		exit(1);
+	old = json_print_output(f);
+	new_json_obj(json, false);
+	fn(s);
+	delete_json_obj();
+	json_print_output(old);
+	fclose(f);
+	return buf;
+}
+
+static void show_irqs_percpu(const struct kstat_sample *s)
+{
+	struct irq_cols w;
+
+	irq_cols_show(&w, s, true);
+	open_json_array(NULL);
+	print_irq_header(&w);
+	print_irq(kstat_sample_irq(s, 0), NULL, 0, &w);
+	close_json_array();
+}
+
+/* A sparse per-CPU list: a dense array over every CPU id, 0 unlisted. */
+static void test_percpu(void)
+{
+	static const struct kstat_cpu_count pc[] = { { 1, 7 }, { 2, 40000 } };
+	struct kstat_irq q = { .irq = 5, .count = 40007, .percpu = pc,
+			       .nr_percpu = 2, .chip = "x", .name = "edge" };
+	static const uint8_t online = 0x7;	/* CPUs 0-2: the span >= 3 */
+	struct kstat_sample s = { .size = sizeof(s), .irqs = &q, .nr_irqs = 1,
+				  .irq_size = sizeof(q), .online = &online,
+				  .online_len = 1 };
+	uint32_t span = sample_cpu_span(&s), c;
+	char want[4096], *p = want, *got;
+
+	CHECK(span >= 3, "the CPU span holds the online CPUs (%u)", span);
+	if (span < 3 || span > 256)
+		return;
+	p += sprintf(p, "[{\"irq\":5,\"count\":40007,\"percpu\":[");
+	for (c = 0; c < span; c++)
+		p += sprintf(p, "%s%u", c ? "," : "", c == 1 ? 7 : c == 2 ? 40000 : 0);
+	sprintf(p, "],\"chip\":null,\"hwirq\":null,\"type\":null,\"actions\":[]}]\n");
+	got = capture(true, show_irqs_percpu, &s);
+	CHECK(!strcmp(got, want), "percpu JSON is dense by CPU id: %s", got);
+	free(got);
+	got = capture(false, show_irqs_percpu, &s);
+	CHECK(!strncmp(got, "IRQ COUNT  CPU0  CPU1  CPU2", 27) &&
+	      strstr(got, "\n  5 40007     0     7 40000"),
+	      "percpu text columns: %s", got);
+	free(got);
+}
+
+static void show_cpus(const struct kstat_sample *s)
+{
+	print_cputimes(NULL, s, false, true);
+}
+
+static void monitor_cpus(const struct kstat_sample *s)
+{
+	open_json_object(NULL);
+	print_cputimes("cpu", s, true, false);
+	close_json_object();
+}
+
+/* CPU times: the rows, then the total ("cpu": null) where it is asked. */
+static void test_cputimes(void)
+{
+	struct kstat_cputime rows[2] = { { .cpu = 0 }, { .cpu = 3 } };
+	struct kstat_cputime total = { .cpu = -1 };
+	struct kstat_sample s = { .size = sizeof(s), .cpus = rows, .nr_cpus = 2,
+				  .cputime_size = sizeof(rows[0]),
+				  .cpu_total = &total };
+	char *got;
+
+	rows[0].ns[KSTAT_CPUTIME_USER] = 10;
+	rows[1].ns[KSTAT_CPUTIME_USER] = 20;
+	total.ns[KSTAT_CPUTIME_USER] = 30;
+	got = capture(false, show_cpus, &s);
+	CHECK(!strcmp(got, "CPU user nice system idle iowait irq softirq steal guest guest_nice\n"
+			   "  0   10    0      0    0      0   0       0     0     0          0\n"
+			   "  3   20    0      0    0      0   0       0     0     0          0\n"),
+	      "cpu show: the rows, no total: %s", got);
+	free(got);
+	got = capture(true, monitor_cpus, &s);
+	CHECK(!strcmp(got, "{\"cpu\":[{\"cpu\":0,\"user\":10,\"nice\":0,\"system\":0,\"idle\":0,\"iowait\":0,\"irq\":0,\"softirq\":0,\"steal\":0,\"guest\":0,\"guest_nice\":0},"
+			   "{\"cpu\":3,\"user\":20,\"nice\":0,\"system\":0,\"idle\":0,\"iowait\":0,\"irq\":0,\"softirq\":0,\"steal\":0,\"guest\":0,\"guest_nice\":0},"
+			   "{\"cpu\":null,\"user\":30,\"nice\":0,\"system\":0,\"idle\":0,\"iowait\":0,\"irq\":0,\"softirq\":0,\"steal\":0,\"guest\":0,\"guest_nice\":0}]}\n"),
+	      "monitor: the rows, then the total: %s", got);
+	free(got);
+}
+
 int main(void)
 {
+	test_percpu();
+	test_cputimes();
+
 	/* JSON: one shape per object; rate only where a view has one */
 	check(true, SHOW,
 	      "{\"irq\":[{\"irq\":0,\"count\":5,\"chip\":\"IO-APIC\",\"hwirq\":2,\"type\":\"edge\",\"actions\":[\"timer\"]},"

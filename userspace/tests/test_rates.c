@@ -5,7 +5,10 @@
  * every section.  The case of the issue: the softirq section turned off
  * and on again, so the baseline holds no vector; the rate printed was the
  * whole total over one interval (987654321/s).  The IRQ and CPU sections
- * are checked beside it, and a known entry's rate still prints.
+ * are checked beside it, and a known entry's rate still prints.  An IRQ
+ * whose count fell (the generation changed: its number has a new
+ * descriptor) is a new IRQ: no rate.  The baseline is a struct
+ * sample_copy of the first sample, read back through its element sizes.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,26 +24,34 @@ struct kstat_handle *kstat_handle(void)
 	return NULL;
 }
 
-static char *names[] = { "HI", "TIMER", "NET_RX" };
+static const char *const names[] = { "HI", "TIMER", "NET_RX" };
 
-/* A sample at @secs s: CPU 0 and the total, IRQs 1 and 2, @nr_vec vectors. */
+/*
+ * A sample at @secs s: CPU rows (nr_cpus, then the total), @nr_irqs
+ * IRQs, @nr_vec vectors.
+ */
 static void make_sample(struct kstat_sample *s, struct kstat_cputime *cpus,
 			size_t nr_cpus, struct kstat_irq *irqs, size_t nr_irqs,
 			struct kstat_softirq *vecs, size_t nr_vec, double secs)
 {
 	memset(s, 0, sizeof(*s));
+	s->size = sizeof(*s);
 	s->timestamp_ns = (uint64_t)(secs * 1e9);
 	s->cpus = cpus;
 	s->nr_cpus = nr_cpus;
+	s->cpu_total = &cpus[nr_cpus];
+	s->cputime_size = sizeof(*cpus);
 	s->irqs = irqs;
 	s->nr_irqs = nr_irqs;
+	s->irq_size = sizeof(*irqs);
 	s->softirqs = vecs;
 	s->nr_softirqs = nr_vec;
+	s->softirq_size = sizeof(*vecs);
 }
 
 /* What a printer wrote, as JSON, to free(). */
 static char *capture(void (*fn)(const struct kstat_sample *,
-				const struct sample_copy *, double),
+				const struct kstat_sample *, double),
 		     const struct kstat_sample *s, const struct sample_copy *b)
 {
 	char *buf = NULL;
@@ -52,7 +63,7 @@ static char *capture(void (*fn)(const struct kstat_sample *,
 	old = json_print_output(f);
 	new_json_obj(true, false);
 	open_json_object(NULL);
-	fn(s, b, 1.0);
+	fn(s, &b->s, 1.0);
 	close_json_object();
 	delete_json_obj();
 	json_print_output(old);
@@ -62,20 +73,20 @@ static char *capture(void (*fn)(const struct kstat_sample *,
 	return buf;
 }
 
-static void softirqs(const struct kstat_sample *s, const struct sample_copy *b,
+static void softirqs(const struct kstat_sample *s, const struct kstat_sample *b,
 		     double secs)
 {
 	print_softirq_rates(s, b, secs);
 }
 
-static void cpus(const struct kstat_sample *s, const struct sample_copy *b,
+static void cpus(const struct kstat_sample *s, const struct kstat_sample *b,
 		 double secs)
 {
 	(void)secs;
 	print_cpu_rates(s, b, false);
 }
 
-static void irqs_of(const struct kstat_sample *s, const struct sample_copy *b,
+static void irqs_of(const struct kstat_sample *s, const struct kstat_sample *b,
 		    double secs)
 {
 	struct irq_labels none = { 0 };
@@ -88,11 +99,14 @@ static void irqs_of(const struct kstat_sample *s, const struct sample_copy *b,
 
 int main(void)
 {
+	/* the baseline has no CPU row, only the total */
 	struct kstat_cputime cpu_then[1] = { { .cpu = -1 } };
 	struct kstat_cputime cpu_now[2] = { { .cpu = 0 }, { .cpu = -1 } };
-	struct kstat_irq irq_then[1] = { { .irq = 1, .count = 100 } };
-	struct kstat_irq irq_now[2] = { { .irq = 1, .count = 150 },
-					{ .irq = 2, .count = 987654321 } };
+	struct kstat_irq irq_then[2] = { { .irq = 1, .count = 100 },
+					 { .irq = 3, .count = 5000 } };
+	struct kstat_irq irq_now[3] = { { .irq = 1, .count = 150 },
+					{ .irq = 2, .count = 987654321 },
+					{ .irq = 3, .count = 40 } };
 	struct kstat_softirq vec_then[1] = { { .vec = 1, .count = 1000 } };
 	struct kstat_softirq vec_now[3] = {
 		{ .vec = 0, .count = 987654321 }, { .vec = 1, .count = 1010 },
@@ -112,9 +126,9 @@ int main(void)
 	cpu_now[1].ns[KSTAT_CPUTIME_USER] = 500;
 	cpu_now[1].ns[KSTAT_CPUTIME_IDLE] = 500;
 
-	/* The baseline knows TIMER, IRQ 1 and the total; not CPU 0. */
-	make_sample(&then, cpu_then, 1, irq_then, 1, vec_then, 1, 1.0);
-	make_sample(&now, cpu_now, 2, irq_now, 2, vec_now, 3, 2.0);
+	/* The baseline knows TIMER, IRQs 1 and 3 and the total; not CPU 0. */
+	make_sample(&then, cpu_then, 0, irq_then, 2, vec_then, 1, 1.0);
+	make_sample(&now, cpu_now, 1, irq_now, 3, vec_now, 3, 2.0);
 	if (sample_copy(&base, &then))
 		return 1;
 
@@ -132,6 +146,8 @@ int main(void)
 	      "irq: an IRQ the baseline knows has its rate: %s", out);
 	CHECK(!strstr(out, "\"irq\":2,"),
 	      "irq: an IRQ the baseline does not know has no row: %s", out);
+	CHECK(!strstr(out, "\"irq\":3,"),
+	      "irq: an IRQ whose count fell (a new descriptor) has no row: %s", out);
 	free(out);
 
 	out = capture(cpus, &now, &base);
@@ -142,7 +158,7 @@ int main(void)
 	free(out);
 
 	/* A section off in the baseline (no vector at all): no row either. */
-	make_sample(&then, cpu_then, 1, irq_then, 1, NULL, 0, 1.0);
+	make_sample(&then, cpu_then, 0, irq_then, 2, NULL, 0, 1.0);
 	if (sample_copy(&base, &then))
 		return 1;
 	out = capture(softirqs, &now, &base);
