@@ -5,7 +5,7 @@
 usage: config-changer.py STOPFILE STATEFILE | kstat -b -
 
 Writes "config set ..." lines, cycling through valid values of interval,
-batch, keyframe, sections and percpu (one setting or all at once), until
+batch, sections and percpu (one setting or all at once), until
 STOPFILE exists or the reader goes away.  Then writes to STATEFILE the
 number of lines written and, as JSON, the configuration they leave
 (`kstat -j config show` must then print it).
@@ -17,7 +17,6 @@ import time
 
 INTERVALS = [10, 20, 50, 100, 30]
 BATCHES = [1, 2, 4, 8, 3]
-KEYFRAMES = [1, 3, 10, 50]
 SECTIONS = [["cpu", "irq", "softirq"], ["cpu"], ["irq"], ["softirq"],
             ["cpu", "irq"], ["irq", "softirq"]]
 PERCPU = [False, True, False]
@@ -31,24 +30,20 @@ def main():
         while not os.path.exists(stop):
             iv = INTERVALS[n % len(INTERVALS)]
             b = BATCHES[n // 2 % len(BATCHES)]
-            k = KEYFRAMES[n // 3 % len(KEYFRAMES)]
             s = SECTIONS[n // 5 % len(SECTIONS)]
             p = PERCPU[n // 7 % len(PERCPU)]
-            which = n % 5
+            which = n % 4
             words = []
-            if which in (0, 4):
+            if which in (0, 3):
                 words += ["interval", str(iv)]
                 cfg["interval_ms"] = iv
-            if which in (1, 4):
+            if which in (1, 3):
                 words += ["batch", str(b)]
                 cfg["batch"] = b
-            if which in (2, 4):
-                words += ["keyframe", str(k)]
-                cfg["keyframe"] = k
-            if which in (3, 4):
+            if which in (2, 3):
                 words += ["sections", ",".join(s)]
                 cfg["sections"] = s
-            if which == 4:
+            if which == 3:
                 words += ["percpu", "on" if p else "off"]
                 cfg["percpu"] = p
             sys.stdout.write("config set " + " ".join(words) + "\n")

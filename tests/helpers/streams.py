@@ -1,42 +1,53 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Streams of a reader's own, on raw generic netlink sockets.
+"""Subscriptions and the default stream, on raw generic netlink sockets.
 
 usage:
   streams.py watch SECONDS SPEC...   one socket per SPEC, each SUBSCRIBEs
-        with its config and reads for SECONDS; prints one JSON object per
-        socket: {"spec", "err", "extack", "streams": [ids seen],
-        "samples": [[seq, ts_ns, key, snapshot, sections], ...]}
-        (sections: the KSTAT_SECTION_* bits the sample carries items of)
+        and reads for SECONDS; prints one JSON object per socket: {"spec",
+        "err", "extack", "enobufs", "samples": [[seq, ts_ns, sections,
+        parts, irqs], ...]} (sections: the KSTAT_SECTION_* bits of the
+        objects the sample carries; parts: its PARTS; irqs: how many IRQ
+        counts it carries), in the order they came; a sample whose parts
+        did not all come is left out (counted in "partial")
   streams.py drain SECONDS SPEC...   as watch, but the sockets only
         receive, parsing nothing after the SUBSCRIBE's answer (the cost
         benchmark's readers); prints {"spec", "err", "extack", "enobufs",
         "messages"} per socket
   streams.py overrun SPEC SLEEP      SUBSCRIBEs with a 4 KiB receive
         buffer, reads nothing for SLEEP seconds, then reads for 3 s; prints
-        {"enobufs", "samples": [...]} as above
+        the watch object
   streams.py subscribe SPEC          one SUBSCRIBE; prints "ERRNO EXTACK"
   streams.py hold READY SPEC...      a socket per SPEC SUBSCRIBEs; prints
         each's "ERRNO EXTACK" line, creates READY, waits for SIGTERM
   streams.py cycles N SPEC...        N times: a socket SUBSCRIBEs with each
-        SPEC in turn (moving), then closes; prints the failures
+        SPEC in turn (each replaces the one before), then closes; prints
+        the number of SUBSCRIBEs refused
   streams.py storm N SPEC            N SUBSCRIBEs from one socket; prints
         {"subscribes", "failed", "us_each"}
   streams.py churn SECONDS SPEC...   one socket SUBSCRIBEs with each SPEC
-        in turn (moving between streams), as fast as it can, for SECONDS;
-        prints {"subscribes", "errnos": {errno: n}, "ticks", "tick_ms"}
-        (what STATS_GET's ticks, every stream's collections, and their
-        time in ms grew by meanwhile)
+        in turn, as fast as it can, for SECONDS; prints {"subscribes",
+        "errnos": {errno: n}, "ticks", "tick_ms"} (what STATS_GET's ticks
+        and their time in ms grew by meanwhile)
   streams.py unsubscribe [SPEC]      UNSUBSCRIBE (after SUBSCRIBE with SPEC,
         if given); prints "ERRNO EXTACK"
-  streams.py stats                   STATS_GET's streams as JSON lines
-  streams.py limits [K=V...]         CONFIG_SET of the limits given, then
-        CONFIG_GET's limits as JSON (min_interval_ms, max_streams,
-        max_members_user, max_members_net)
+  streams.py stats                   STATS_GET as one JSON object (ticks,
+        tick_ns_total, tick_ns_max, samples, messages, bytes,
+        delivery_failures, alloc_failures, running, listening,
+        subscriptions, interval_ms, generation)
+  streams.py config                  CONFIG_GET's config and limits as one
+        JSON object (interval_ms, batch, sections, percpu, netns,
+        min_interval_ms, max_subscriptions)
+  streams.py limits [K=V...]         CONFIG_SET of the limits given
+        (min_interval_ms, max_subscriptions), then CONFIG_GET's limits as
+        JSON
 
-SPEC is "interval=MS,sections=BITS,percpu=0|1,batch=N,keyframe=N" with any
-fields left out, or "default" (no config: the default stream, joining
-"summary" first).  The attribute numbers come from the UAPI header.
+SPEC is "interval=MS,sections=BITS,percpu=0|1" (any left out; batch=N and
+netns=0|1 too, which the kernel refuses in a SUBSCRIBE), a subscription
+of the socket's own, or "default" (no config: the default stream,
+joining "summary" first).  The attribute numbers come from the UAPI
+header.  (Protocol 5 has no per-reader stream objects: a subscription is
+the socket's own view of the one producer.)
 """
 import json
 import os
@@ -81,27 +92,24 @@ with open(UAPI) as f:
     _H = f.read()
 CMD = enum(_H, "kstat_cmd")
 A = enum(_H, "kstat_attr")
-S = enum(_H, "kstat_sample_attr")
+IRQS = enum(_H, "kstat_irqs_attr")
 C = enum(_H, "kstat_config_attr")
 L = enum(_H, "kstat_limits_attr")
-ST = enum(_H, "kstat_stream_attr")
 STS = enum(_H, "kstat_stats_attr")
 
 SECTION_OF = {
-    S["KSTAT_A_SAMPLE_CPUTIME"]: 1,
-    S["KSTAT_A_SAMPLE_IRQ"]: 2, S["KSTAT_A_SAMPLE_IRQS"]: 2,
-    S["KSTAT_A_SAMPLE_ARCH"]: 2, S["KSTAT_A_SAMPLE_INTR_SUM"]: 2,
-    S["KSTAT_A_SAMPLE_SOFTIRQ"]: 4,
+    A["KSTAT_A_CPU"]: 1,
+    A["KSTAT_A_IRQS"]: 2, A["KSTAT_A_ARCH"]: 2, A["KSTAT_A_INTR_SUM"]: 2,
+    A["KSTAT_A_NR_IRQS"]: 2, A["KSTAT_A_ARCH_UNREAD"]: 2,
+    A["KSTAT_A_SOFTIRQ"]: 4,
 }
 CFG_FIELDS = {"interval": ("KSTAT_A_CONFIG_INTERVAL_MS", "=I"),
               "sections": ("KSTAT_A_CONFIG_SECTIONS", "=I"),
+              "percpu": ("KSTAT_A_CONFIG_PERCPU", "=B"),
               "batch": ("KSTAT_A_CONFIG_BATCH", "=I"),
-              "keyframe": ("KSTAT_A_CONFIG_KEYFRAME", "=I"),
-              "percpu": ("KSTAT_A_CONFIG_PERCPU", "=B")}
+              "netns": ("KSTAT_A_CONFIG_NETNS", "=B")}
 LIMIT_FIELDS = {"min_interval_ms": "KSTAT_A_LIMITS_MIN_INTERVAL_MS",
-                "max_streams": "KSTAT_A_LIMITS_MAX_STREAMS",
-                "max_members_user": "KSTAT_A_LIMITS_MAX_MEMBERS_USER",
-                "max_members_net": "KSTAT_A_LIMITS_MAX_MEMBERS_NET"}
+                "max_subscriptions": "KSTAT_A_LIMITS_MAX_SUBSCRIPTIONS"}
 
 
 def attrs(data):
@@ -112,6 +120,10 @@ def attrs(data):
             break
         yield atype & 0x3fff, data[off + 4:off + alen]
         off += (alen + 3) & ~3
+
+
+def num(v):
+    return struct.unpack({1: "=B", 2: "=H", 4: "=I", 8: "=Q"}[len(v)], v)[0]
 
 
 def nla(atype, payload):
@@ -145,12 +157,12 @@ def resolve():
             sys.exit("streams.py: no kstat family")
         for t, v in attrs(body[4:]):
             if t == CTRL_ATTR_FAMILY_ID:
-                fam = struct.unpack("=H", v[:2])[0]
+                fam = num(v[:2])
             elif t == CTRL_ATTR_MCAST_GROUPS:
                 for _, g in attrs(v):
                     d = dict(attrs(g))
                     if d.get(CTRL_ATTR_MCAST_GRP_NAME, b"").rstrip(b"\0") == b"summary":
-                        grp = struct.unpack("=I", d[CTRL_ATTR_MCAST_GRP_ID][:4])[0]
+                        grp = num(d[CTRL_ATTR_MCAST_GRP_ID][:4])
     s.close()
     return fam, grp
 
@@ -196,8 +208,9 @@ def request(sk, cmd, payload=b"", seq=1, on_ntf=None):
             if mtype == NLMSG_ERROR:
                 err, text = ack_of(body)
                 return err, text, replies
-            if body[0] == CMD["KSTAT_CMD_SUMMARY_NTF"] and on_ntf:
-                on_ntf(body)
+            if body[0] == CMD["KSTAT_CMD_SUMMARY_NTF"]:
+                if on_ntf:
+                    on_ntf(body)
             else:
                 replies.append(body)
 
@@ -214,30 +227,32 @@ class Reader:
     def __init__(self, spec, rcvbuf=1 << 20):
         self.spec = spec
         self.sk = sock(rcvbuf)
-        self.samples, self.streams, self.enobufs = [], set(), 0
+        self.samples, self.pieces, self.enobufs = [], {}, 0
         self.err, self.extack = subscribe(self.sk, spec, self.ntf)
         self.sk.setblocking(False)
 
     def ntf(self, body):
-        top = list(attrs(body[4:]))
-        snap = any(t == A["KSTAT_A_SNAPSHOT"] for t, _ in top)
-        for t, v in top:
-            if t == A["KSTAT_A_SUMMARY_STREAM"]:
-                self.streams.add(struct.unpack("=I", v[:4])[0])
-            if t != A["KSTAT_A_SAMPLE"]:
-                continue
-            d = list(attrs(v))
-            dd = dict(d)
-            seq = struct.unpack("=Q", dd[S["KSTAT_A_SAMPLE_SEQ"]][:8])[0]
-            ts = struct.unpack("=Q", dd[S["KSTAT_A_SAMPLE_TIMESTAMP"]][:8])[0]
-            key = S["KSTAT_A_SAMPLE_KEYFRAME"] in dd
-            secs = 0
-            for at, _ in d:
-                secs |= SECTION_OF.get(at, 0)
-            if self.samples and self.samples[-1][0] == seq:
-                self.samples[-1][4] |= secs	# a split sample's piece
-            else:
-                self.samples.append([seq, ts, key, snap, secs])
+        """A message of a sample: whole once all its parts came."""
+        seq = ts = None
+        parts, secs, irqs = 1, 0, 0
+        for t, v in attrs(body[4:]):
+            secs |= SECTION_OF.get(t, 0)
+            if t == A["KSTAT_A_SEQ"]:
+                seq = num(v)
+            elif t == A["KSTAT_A_TIMESTAMP"]:
+                ts = num(v)
+            elif t == A["KSTAT_A_PARTS"]:
+                parts = num(v)
+            elif t == A["KSTAT_A_IRQS"]:
+                ids = dict(attrs(v)).get(IRQS["KSTAT_A_IRQS_IDS"], b"")
+                irqs += len(ids) // 4
+        got = self.pieces.setdefault(seq, [seq, ts, 0, parts, 0, 0])
+        got[2] |= secs
+        got[4] += irqs
+        got[5] += 1
+        if got[5] == parts:
+            self.samples.append(got[:5])
+            del self.pieces[seq]
 
     def read(self):
         while True:
@@ -257,13 +272,13 @@ class Reader:
 
     def result(self):
         return {"spec": self.spec, "err": self.err, "extack": self.extack,
-                "streams": sorted(self.streams), "enobufs": self.enobufs,
+                "enobufs": self.enobufs, "partial": len(self.pieces),
                 "samples": self.samples}
 
 
 class Drain(Reader):
-    """A reader that only receives: what a member costs the kernel, with
-    as little of the reader's own CPU as a reader can take."""
+    """A reader that only receives: what a subscriber costs the kernel,
+    with as little of the reader's own CPU as a reader can take."""
 
     def __init__(self, spec, rcvbuf=1 << 20):
         self.msgs = 0
@@ -337,63 +352,71 @@ def cmd_cycles(args):
     bad = 0
     for _ in range(n):
         sk = sock(1 << 16)
-        for spec in specs:	# the second and later move the member
-            err, _ = subscribe(sk, spec)
+        for spec in specs:	# the second and later replace the first
+            err, _ = subscribe(sk, spec, on_ntf=lambda b: None)
             bad += err != 0
         sk.close()
     print(bad)
 
 
 def cmd_storm(args):
-    """N SUBSCRIBEs from one socket, each answered with a snapshot."""
+    """N SUBSCRIBEs from one socket."""
     n, spec = int(args[0]), args[1]
     sk = sock(8 << 20)
-    subscribe(sk, spec)
+    subscribe(sk, spec, on_ntf=lambda b: None)
+    payload = b"" if spec == "default" else config_nest(spec)
     t0 = time.monotonic_ns()
     bad = 0
     for i in range(n):
-        if spec == "default":
-            err = request(sk, "KSTAT_CMD_SUBSCRIBE", seq=i + 2,
-                          on_ntf=lambda b: None)[0]
-        else:
-            err = request(sk, "KSTAT_CMD_SUBSCRIBE", config_nest(spec),
-                          seq=i + 2, on_ntf=lambda b: None)[0]
+        err = request(sk, "KSTAT_CMD_SUBSCRIBE", payload, seq=i + 2,
+                      on_ntf=lambda b: None)[0]
         bad += err != 0
     us = (time.monotonic_ns() - t0) / n / 1000
     print(json.dumps({"subscribes": n, "failed": bad, "us_each": round(us)}))
 
 
-def stats_ticks():
-    """STATS_GET's ticks and their time: collections, for every stream."""
+def nested(replies, top, names):
+    """The attributes of nest @top in @replies, by lower-case name."""
+    out = {}
+    for body in replies:
+        for t, v in attrs(body[4:]):
+            if t != A[top]:
+                continue
+            for st, sv in attrs(v):
+                for name, val in names.items():
+                    if val == st:
+                        out[name] = num(sv)
+    return out
+
+
+def stats():
     sk = sock()
     err, text, replies = request(sk, "KSTAT_CMD_STATS_GET")
     sk.close()
     if err:
         sys.exit(f"streams.py: STATS_GET: {os.strerror(err)} {text}")
-    for body in replies:
-        for t, v in attrs(body[4:]):
-            if t == A["KSTAT_A_STATS"]:
-                d = dict(attrs(v))
-                return (struct.unpack("=Q", d[STS["KSTAT_A_STATS_TICKS"]][:8])[0],
-                        struct.unpack("=Q", d[STS["KSTAT_A_STATS_TICK_NS_TOTAL"]][:8])[0])
-    sys.exit("streams.py: STATS_GET without ticks")
+    names = {k[len("KSTAT_A_STATS_"):].lower(): v for k, v in STS.items()
+             if k not in ("KSTAT_A_STATS_UNSPEC", "KSTAT_A_STATS_PAD",
+                          "KSTAT_A_STATS_MAX", "__KSTAT_A_STATS_MAX")}
+    return nested(replies, "KSTAT_A_STATS", names)
 
 
 def cmd_churn(args):
     seconds, specs = float(args[0]), args[1:]
     sk = sock(8 << 20)
     errnos, n = {}, 0
-    ticks = stats_ticks()
+    before = stats()
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         err = request(sk, "KSTAT_CMD_SUBSCRIBE", config_nest(specs[n % len(specs)]),
                       seq=n + 2, on_ntf=lambda b: None)[0]
         errnos[err] = errnos.get(err, 0) + 1
         n += 1
-    after = stats_ticks()
+    after = stats()
     print(json.dumps({"subscribes": n, "errnos": errnos,
-                      "ticks": after[0] - ticks[0],
-                      "tick_ms": round((after[1] - ticks[1]) / 1e6, 1)}))
+                      "ticks": after["ticks"] - before["ticks"],
+                      "tick_ms": round((after["tick_ns_total"] -
+                                        before["tick_ns_total"]) / 1e6, 1)}))
 
 
 def cmd_unsubscribe(args):
@@ -403,33 +426,31 @@ def cmd_unsubscribe(args):
         if err:
             print(err, text)
             return
-    err, text, _ = request(sk, "KSTAT_CMD_UNSUBSCRIBE")
+    err, text, _ = request(sk, "KSTAT_CMD_UNSUBSCRIBE", on_ntf=lambda b: None)
     print(err, text)
 
 
 def cmd_stats(args):
-    sk = sock()
-    err, text, replies = request(sk, "KSTAT_CMD_STATS_GET")
+    print(json.dumps(stats()))
+
+
+def config_get(sk):
+    err, text, replies = request(sk, "KSTAT_CMD_CONFIG_GET")
     if err:
-        sys.exit(f"streams.py: STATS_GET: {os.strerror(err)} {text}")
-    for body in replies:
-        for t, v in attrs(body[4:]):
-            if t != A["KSTAT_A_STREAM"]:
-                continue
-            o = {}
-            for st, sv in attrs(v):
-                if st == ST["KSTAT_A_STREAM_CONFIG"]:
-                    cfg = dict(attrs(sv))
-                    o["interval"] = struct.unpack("=I", cfg[C["KSTAT_A_CONFIG_INTERVAL_MS"]][:4])[0]
-                    o["sections"] = struct.unpack("=I", cfg[C["KSTAT_A_CONFIG_SECTIONS"]][:4])[0]
-                elif st in (ST["KSTAT_A_STREAM_ID"], ST["KSTAT_A_STREAM_MEMBERS"]):
-                    key = "id" if st == ST["KSTAT_A_STREAM_ID"] else "members"
-                    o[key] = struct.unpack("=I", sv[:4])[0]
-                elif st in (ST["KSTAT_A_STREAM_SAMPLES"], ST["KSTAT_A_STREAM_BYTES"],
-                            ST["KSTAT_A_STREAM_RESYNCS"]):
-                    name = [k for k, x in ST.items() if x == st][0]
-                    o[name[len("KSTAT_A_STREAM_"):].lower()] = struct.unpack("=Q", sv[:8])[0]
-            print(json.dumps(o))
+        sys.exit(f"streams.py: CONFIG_GET: {os.strerror(err)} {text}")
+    cfg = nested(replies, "KSTAT_A_CONFIG",
+                 {k[len("KSTAT_A_CONFIG_"):].lower(): v for k, v in C.items()
+                  if k in ("KSTAT_A_CONFIG_INTERVAL_MS", "KSTAT_A_CONFIG_BATCH",
+                           "KSTAT_A_CONFIG_SECTIONS", "KSTAT_A_CONFIG_PERCPU",
+                           "KSTAT_A_CONFIG_NETNS")})
+    limits = nested(replies, "KSTAT_A_LIMITS",
+                    {k: L[v] for k, v in LIMIT_FIELDS.items()})
+    return cfg, limits
+
+
+def cmd_config(args):
+    cfg, limits = config_get(sock())
+    print(json.dumps({**cfg, **limits}))
 
 
 def cmd_limits(args):
@@ -443,24 +464,15 @@ def cmd_limits(args):
                                nla(A["KSTAT_A_LIMITS"] | NLA_F_NESTED, payload))
         if err:
             sys.exit(f"streams.py: CONFIG_SET: {os.strerror(err)} {text}")
-    err, text, replies = request(sk, "KSTAT_CMD_CONFIG_GET")
-    o = {}
-    for body in replies:
-        for t, v in attrs(body[4:]):
-            if t == A["KSTAT_A_LIMITS"]:
-                for lt, lv in attrs(v):
-                    for k, name in LIMIT_FIELDS.items():
-                        if L[name] == lt:
-                            o[k] = struct.unpack("=I", lv[:4])[0]
-    print(json.dumps(o))
+    print(json.dumps(config_get(sk)[1]))
 
 
 def main():
     cmds = {"watch": cmd_watch, "drain": cmd_drain, "overrun": cmd_overrun,
             "subscribe": cmd_subscribe, "hold": cmd_hold,
             "cycles": cmd_cycles, "storm": cmd_storm, "churn": cmd_churn,
-            "unsubscribe": cmd_unsubscribe,
-            "stats": cmd_stats, "limits": cmd_limits}
+            "unsubscribe": cmd_unsubscribe, "stats": cmd_stats,
+            "config": cmd_config, "limits": cmd_limits}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
         sys.exit(__doc__)
     cmds[sys.argv[1]](sys.argv[2:])

@@ -11,7 +11,8 @@ line per socket:
 
     INDEX MESSAGES SAMPLES MAX_TIMESTAMP_NS MAX_RECEIVED_NS MEMBER
 
-(SAMPLES: sample pieces with a new seq; timestamps CLOCK_BOOTTIME;
+(SAMPLES: messages with a new seq, a sample in parts counting once;
+timestamps CLOCK_BOOTTIME;
 MEMBER: 1 if the socket is still in a multicast group at that time,
 from NETLINK_LIST_MEMBERSHIPS) and exits 0.  One process instead of N `kstat monitor`: under TCG, starting
 16 processes per unload cycle costs more than the cycle itself.  The
@@ -57,7 +58,6 @@ with open(UAPI) as f:
     _H = f.read()
 CMD = enum(_H, "kstat_cmd")
 A = enum(_H, "kstat_attr")
-S = enum(_H, "kstat_sample_attr")
 
 
 def attrs(data):
@@ -147,16 +147,15 @@ class Sub:
                 continue
             self.msgs += 1
             self.max_rx = now
-            for t, v in attrs(body[4:]):
-                if t != A["KSTAT_A_SAMPLE"]:
-                    continue
-                d = dict(attrs(v))
-                seq = struct.unpack("=Q", d[S["KSTAT_A_SAMPLE_SEQ"]][:8])[0]
-                ts = struct.unpack("=Q", d[S["KSTAT_A_SAMPLE_TIMESTAMP"]][:8])[0]
-                if seq != self.last_seq:
-                    self.samples += 1
-                    self.last_seq = seq
-                self.max_ts = max(self.max_ts, ts)
+            d = dict(attrs(body[4:]))
+            if A["KSTAT_A_SEQ"] not in d:
+                continue
+            seq = struct.unpack("=Q", d[A["KSTAT_A_SEQ"]][:8])[0]
+            ts = struct.unpack("=Q", d[A["KSTAT_A_TIMESTAMP"]][:8])[0]
+            if seq != self.last_seq:
+                self.samples += 1
+                self.last_seq = seq
+            self.max_ts = max(self.max_ts, ts)
 
 
 def main():
