@@ -15,15 +15,15 @@
 #
 # The kstat exporter runs as the shipped unit runs it: uid 65534, no
 # capability (so SO_RCVBUFFORCE fails and the receive buffer is capped at
-# net.core.rmem_max, left at the boot's default).  With `percpu on` that
-# is issue 25's "the shipped unit syncs" case: the exporter's lost
-# samples, the buffer it got (ss) and the kernel's keyframe bytes are
-# recorded.
+# net.core.rmem_max, left at the boot's default).  The exporter's lost
+# samples, the buffer it got (ss) and the bytes of a whole sample (STATS
+# bytes / samples over the scraped window, kstat-bench stats) are
+# recorded: a reader's buffer must hold one sample, all its parts.
 #
 # Lines written to $1 (report-seed.py reads them):
 #   export PERCPU WHO scrapes N cpu_ms MS wall_s S bytes B series N
 #   export_quiet PERCPU WHO samples N cpu_ms MS seconds S
-#   export_unit percpu on rmem_max B rcvbuf B keyframe_bytes B lost N samples N up U cpu_series N warnings N
+#   export_unit percpu P rmem_max B rcvbuf B sample_bytes B lost N samples N up U cpu_series N warnings N
 # and # comments.
 
 NODE_EXPORTER=${NODE_EXPORTER:-/usr/bin/prometheus-node-exporter}
@@ -89,7 +89,7 @@ ev_series() {
 ev_round() {
 	local percpu=$1 node=0 kpid npid= c0k c0n c1k c1n c2k c2n s0 s1 t0 t1 sk sn
 	local kurl=http://127.0.0.1:$KSTAT_PORT/metrics nurl=http://127.0.0.1:$NODE_PORT/metrics
-	"$KSTAT" config set interval 1000 batch 1 keyframe 10 sections all percpu "$percpu"
+	"$KSTAT" config set interval 1000 batch 1 sections all percpu "$percpu"
 	"${NOBODY[@]}" "$KSTAT" export prometheus --listen "127.0.0.1:$KSTAT_PORT" \
 		2>"$TMPDIR/kstat-$percpu.err" &
 	kpid=$!
@@ -118,6 +118,7 @@ ev_round() {
 	((!node)) || echo "export_quiet $percpu node samples 0 cpu_ms $((c1n - c0n)) seconds $((t1 - t0))"
 	# Scraped: both loops at once, kstat's until node's is done.
 	rm -f "$TMPDIR/node.done"
+	read -r KB0 KS0 < <(ev_kstat_stats)
 	c1k=$(proc_cpu_ms "$kpid") c1n=$(proc_cpu_ms "$npid") t0=${EPOCHREALTIME/./}
 	ev_loop kstat "$kurl" "$TMPDIR/node.done" 100000 &
 	sk=$!
@@ -129,6 +130,7 @@ ev_round() {
 	sn=$!
 	wait "$sn" "$sk"
 	c2k=$(proc_cpu_ms "$kpid") c2n=$(proc_cpu_ms "$npid") t1=${EPOCHREALTIME/./}
+	read -r KB1 KS1 < <(ev_kstat_stats)
 	echo "export $percpu kstat scrapes $(<"$TMPDIR/kstat.scrapes") cpu_ms $((c2k - c1k))" \
 		"wall_s $(( (t1 - t0) / 1000000 )) bytes $(<"$TMPDIR/kstat.bytes")" \
 		"series $(ev_series "$kurl" kstat_)"
@@ -147,11 +149,17 @@ ev_round() {
 	fi
 }
 
+# ev_kstat_stats: STATS' "BYTES SAMPLES" (kstat-bench, not the CLI's JSON)
+ev_kstat_stats() {
+	"$KSTAT_ROOT/bench/kstat-bench" stats |
+		awk '$2 == "stats_bytes" { b = $3 } $2 == "stats_samples" { s = $3 } END { printf "%d %d\n", b, s }'
+}
+
 # ev_unit PERCPU PID URL: the unit's case: the receive buffer the exporter
-# (uid 65534, no capability) got, the keyframe's bytes, whether it lost
-# samples.
+# (uid 65534, no capability) got, a whole sample's bytes over the scraped
+# window (KB0 KS0 KB1 KS1, ev_round's), whether it lost samples.
 ev_unit() {
-	local percpu=$1 pid=$2 url=$3 page rb stats
+	local percpu=$1 pid=$2 url=$3 page rb
 	page=$(curl -sS --compressed --max-time 120 "$url")
 	# The largest receive buffer among its netlink sockets: the
 	# subscription's (ss prints the doubled sk_rcvbuf; libkstat halves
@@ -165,9 +173,8 @@ ev_unit() {
 			if (match($0, /rb[0-9]+/)) { r = substr($0, RSTART + 2, RLENGTH - 2) + 0; if (r > m) m = r }
 		}
 		END { print m + 0 }')
-	stats=$("$KSTAT" -j stats show)
 	echo "export_unit percpu $percpu rmem_max $(</proc/sys/net/core/rmem_max)" \
-		"rcvbuf $(( ${rb:-0} / 2 )) keyframe_bytes $(jq .keyframe_bytes <<<"$stats")" \
+		"rcvbuf $(( ${rb:-0} / 2 )) sample_bytes $(( (KB1 - KB0) / ((KS1 - KS0) > 0 ? (KS1 - KS0) : 1) ))" \
 		"lost $(awk '$1 == "kstat_exporter_samples_lost_total" { print $2 }' <<<"$page")" \
 		"samples $(awk '$1 == "kstat_exporter_samples_total" { print $2 }' <<<"$page")" \
 		"up $(awk '$1 == "kstat_exporter_up" { print $2 }' <<<"$page")" \
@@ -186,5 +193,5 @@ export_vs_node() {
 	for r in $EXPORT_ROUNDS; do
 		ev_round "$r"
 	done
-	"$KSTAT" config set interval 1000 batch 1 keyframe 10 sections all percpu off
+	"$KSTAT" config set interval 1000 batch 1 sections all percpu off
 }

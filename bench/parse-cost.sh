@@ -1,57 +1,74 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench/parse-cost.sh - metric 7: instructions libkstat spends to parse and
-# apply a recorded 4096-IRQ keyframe, and a delta, per IRQ they carry; and
-# to parse recorded IRQ_GET and CPU_GET dump replies, per object.
-# valgrind's callgrind counts instructions, so the figure is repeatable.
-# Prints "value NAME V unit UNIT" lines like kstat-bench.
+# bench/parse-cost.sh - the instructions libkstat spends per IRQ to read
+# protocol 5 messages, through its public API (bench/parse-cost.c: a fake
+# kernel answers libkstat's socket calls on the host): a totals GET dump
+# and a per-CPU one through kstat_get(), a whole sample of every section
+# with and without per-CPU counts through a subscription's dispatch.
+# valgrind's callgrind counts the instructions, so the figures repeat;
+# two run lengths are subtracted, which leaves the steady cost of one
+# reading without the program's start-up and one-time allocations.
+#
+# The messages: tests/fixtures' recorded ones where they are protocol 5
+# (irq-dump-totals.nl, irq-dump-percpu.nl, summary.nl,
+# summary-percpu.nl: 4096 synthetic IRQs), else ones parse-cost builds
+# the kernel's way at the same scale; and always the seed's scale (2804
+# IRQs, 96 CPUs) built.  Prints "value NAME V unit UNIT" lines like
+# kstat-bench, and "# source NAME FILE" for each.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
-FIX=../tests/fixtures/summary.nl
 FIXDIR=../tests/fixtures
-# Two run lengths: the difference is the steady-state cost, without the
-# one-time growth of the state arrays and the program's own start-up.
 N1=${N1:-5}
 N2=${N2:-25}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# instructions MODE ITER [FIXTURE]: total Ir of one run
+command -v valgrind >/dev/null || { echo "# no valgrind: parse cost not measured"; exit 0; }
+
+# instructions MODE FILE ITER [DUMP]: total Ir of one run
 instructions() {
-	valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.$1.$2" \
-		./parse-cost "${3:-$FIX}" "$1" "$2" >"$tmp/out" 2>/dev/null
-	sed -n 's/^totals: *//p;s/^summary: *//p' "$tmp/cg.$1.$2" | head -n 1
+	valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" \
+		./parse-cost "$1" "$2" "$3" ${4:+"$4"} >"$tmp/out" 2>"$tmp/err" ||
+		{ cat "$tmp/err" >&2; return 1; }
+	sed -n 's/^totals: *//p;s/^summary: *//p' "$tmp/cg" | head -n 1
 }
 
-# dump NAME MODE FIXTURE: instructions per object of a recorded dump
-dump() {
-	local d1 d2 objs
-	d1=$(instructions "$2" "$N1" "$FIXDIR/$3")
-	d2=$(instructions "$2" "$N2" "$FIXDIR/$3")
-	read -r _ objs <"$tmp/out"
-	awk -v d1="$d1" -v d2="$d2" -v n="$((N2 - N1))" -v o="$objs" \
-	    -v name="$1" 'BEGIN {
-		printf "value parse_%s_instr_per_obj %.1f unit instructions/object\n", name, (d2 - d1) / n / o
-		printf "value parse_%s_objs %d unit objects/dump\n", name, o
+# fixture NAME KIND IRQS CPUS: the recorded file if protocol 5, else built
+fixture() {
+	local rec=$FIXDIR/$1 out=$tmp/$2-$3-$4.nl
+	if [[ $3 == 4096 && -f $rec ]] && ./parse-cost "${2%%-*}" "$rec" 1 ${5:+"$5"} >/dev/null 2>&1; then
+		echo "$rec"
+	else
+		./parse-cost gen "$2" "$3" "$4" "$out" >/dev/null
+		echo "$out"
+	fi
+}
+
+# measure NAME MODE FILE [DUMP]: instructions per reading and per IRQ
+measure() {
+	local i1 i2 irqs
+	i1=$(instructions "$2" "$3" "$N1" ${4:+"$4"})
+	i2=$(instructions "$2" "$3" "$N2" ${4:+"$4"})
+	read -r _ irqs _ <"$tmp/out"
+	echo "# source $1 ${3#"$tmp/"}$([[ $3 == "$tmp"/* ]] && echo " (built by parse-cost gen)")"
+	awk -v i1="$i1" -v i2="$i2" -v n="$((N2 - N1))" -v irqs="$irqs" -v name="$1" 'BEGIN {
+		per = (i2 - i1) / n
+		printf "value parse_%s_instr %.0f unit instructions/reading\n", name, per
+		printf "value parse_%s_irqs %d unit IRQs/reading\n", name, irqs
+		printf "value parse_%s_instr_per_irq %.1f unit instructions/IRQ\n", name, irqs ? per / irqs : 0
 	}'
 }
 
-k1=$(instructions key "$N1")
-k2=$(instructions key "$N2")
-kd2=$(instructions keydelta "$N2")
-read -r _ kirqs _ dirqs _ <"$tmp/out"
-
-awk -v k1="$k1" -v k2="$k2" -v kd2="$kd2" -v n="$((N2 - N1))" -v n2="$N2" \
-    -v ki="$kirqs" -v di="$dirqs" 'BEGIN {
-	kf = (k2 - k1) / n; d = (kd2 - k2) / n2
-	printf "value parse_keyframe_instr_per_irq %.1f unit instructions/IRQ\n", kf / ki
-	printf "value parse_keyframe_instr %.0f unit instructions/sample\n", kf
-	printf "value parse_delta_instr %.0f unit instructions/sample\n", d
-	printf "value parse_delta_irqs %d unit IRQs/sample\n", di
-	printf "value parse_delta_instr_per_irq %.1f unit instructions/IRQ\n", d / (di ? di : 1)
-}'
-dump irq_dump_totals irqdump irq-dump-totals.nl
-dump irq_dump_all irqdump irq-dump-all.nl
-dump irq_dump_percpu irqdump irq-dump-percpu.nl
-dump cpu_dump cpudump cpu-dump.nl
+for scale in "4096 2" "2804 96"; do
+	read -r irqs cpus <<<"$scale"
+	tag=$([[ $irqs == 4096 ]] && echo "" || echo "_seed")
+	dt=$(fixture irq-dump-totals.nl dump-totals "$irqs" "$cpus")
+	dp=$(fixture irq-dump-percpu.nl dump-percpu "$irqs" "$cpus")
+	st=$(fixture summary.nl sample-totals "$irqs" "$cpus" "$dt")
+	sp=$(fixture summary-percpu.nl sample-percpu "$irqs" "$cpus" "$dp")
+	measure "dump_totals$tag" dump "$dt"
+	measure "dump_percpu$tag" dump "$dp"
+	measure "sample_totals$tag" sample "$st" "$dt"
+	measure "sample_percpu$tag" sample "$sp" "$dp"
+done

@@ -2,19 +2,26 @@
 # SPDX-License-Identifier: GPL-2.0
 """The seed-scale section of docs/performance.md, from `make bench-seed`.
 
-usage: report-seed.py RESULTS_DIR > section
+usage: report-seed.py RESULTS_DIR [BEFORE_FILE] > section
 
-RESULTS_DIR (build/bench-seed) holds seed-cpus-N.txt and export-cpus-N.txt
-from bench/guest-bench-seed.sh and run.txt from scripts/bench-seed.sh.  Every
-comparison is a ratio of figures taken in the same guest run; the seed's
-own figures (real hardware) are quoted beside them, never divided by them.
+RESULTS_DIR (build/bench-seed) holds seed-cpus-N.txt (kstat-bench),
+seed-cpus-N.before.txt (protocol 4's kstat-bench in the same boot),
+export-cpus-N.txt (bench/export-vs-node.sh) and readers-cpus-N.txt from
+bench/guest-bench-seed.sh, and run.txt from scripts/bench-seed.sh.
+BEFORE_FILE (bench/before/protocol4-seed.txt) has what protocol 4's last
+seed run reported.  Every ratio divides figures of one guest run; the
+seed's own figures (real hardware) are quoted beside them, never divided
+by them.  Nothing is asserted.
 """
 import glob
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report import pct, row  # noqa: E402
+from report import load, pct, ratio, readers_section, row  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BEFORE = os.path.join(HERE, "before", "protocol4-seed.txt")
 
 # The seed: Waiman Long, "/proc/stat: Add sysctl parameter to control irq
 # counts latency", 4-socket 96-core Broadwell (HT off), 2824 IRQs,
@@ -26,23 +33,17 @@ SEED_CACHED = 8.000	# s, latency 1000 ms: the refused cache patch
 SEED_CACHED_SYS = 4.740
 
 
-def load(path):
-    cfg, metrics, times, values = {"repeats": 7}, {}, {}, {}
+def load_page(path):
+    d, run = {}, ""
     for line in open(path):
         f = line.split()
-        if f[:2] == ["#", "kstat-bench"] and "-r" in f:
-            cfg["repeats"] = int(f[f.index("-r") + 1])
         if not f or f[0] == "#":
             continue
-        if f[0] == "config":
-            cfg.update(irqs=int(f[2]), cpus=int(f[4]), descs=int(f[6]))
-        elif f[0] == "metric":
-            metrics[f[1]] = (float(f[3]), float(f[4]), float(f[6]), float(f[7]), f[9])
-        elif f[0] == "time":
-            times[f[1]] = (float(f[2]), float(f[3]), f[5])
-        elif f[0] == "value":
-            values[f[1]] = (float(f[2]), f[4])
-    return cfg, metrics, times, values
+        if f[0] == "run":
+            run = " ".join(f[2:5])
+        elif f[0] != "config" and len(f) == 2:
+            d[f[0]] = float(f[1])
+    return d, run
 
 
 def load_export(res):
@@ -57,8 +58,6 @@ def load_export(res):
             continue
         if f[0] == "#":
             e["notes"].append(line[2:].rstrip())
-        elif f[0] == "config":
-            e["cfg"] = dict(irqs=int(f[2]), cpus=int(f[4]), descs=int(f[6]))
         elif f[0] in ("export", "export_quiet", "export_unit"):
             kv = {f[i]: f[i + 1] for i in range(3 if f[0] != "export_unit" else 1, len(f) - 1, 2)}
             if f[0] == "export_unit":
@@ -68,26 +67,28 @@ def load_export(res):
     return e
 
 
-def export_section(e):
-    o = ["### The exporter beside node_exporter\n"]
+def export_section(e, page):
+    o = ["### The exporter beside node_exporter (goal ≥ 300× less CPU per scrape)\n"]
     if not e["round"]:
         o.append("Not measured in this run: " + "; ".join(e["notes"]) + "\n")
         return o
-    o.append("`kstat export prometheus` beside Debian 12's prometheus-node-exporter "
-             "(1.5.0) with only the collectors that export the same counters "
-             "(`--collector.disable-defaults --collector.cpu --collector.stat "
-             "--collector.stat.softirq --collector.interrupts`), in the same boot, "
-             "both as uid 65534 without capabilities (the shipped unit's way), each "
-             "scraped with gzip by its own loop (a scrape, then 3 s, again) until "
-             "node_exporter has had its scrapes; kstat's summaries every 1 s "
-             "(`bench/export-vs-node.sh`).  CPU is the process's utime + stime "
-             "(`/proc/PID/stat`, all threads) over that one window, divided by the "
-             "scrapes each got: kstat's includes receiving the window's samples "
-             "(about 3 per scrape).  Run once with the summaries' `percpu off` (kstat "
-             "exports IRQ totals) and once with `percpu on` (per-CPU IRQ counts, as "
-             "node_interrupts_total has them).\n")
-    o.append("| summaries | exporter | scrapes | CPU | CPU per scrape | body (gzip) | series | ratio |")
-    o.append("|---|---|---|---|---|---|---|---|")
+    version = next((n for n in e["notes"] if "node_exporter" in n.lower() or "version" in n), "")
+    o.append("`kstat export prometheus` beside Debian's prometheus-node-exporter "
+             f"({version or 'its version line missing'}) with only the collectors that "
+             "export the same counters (`--collector.disable-defaults --collector.cpu "
+             "--collector.stat --collector.stat.softirq --collector.interrupts`), in the "
+             "same boot, both as uid 65534 without capabilities (the shipped unit's "
+             "way), each scraped with gzip by its own loop (a scrape, then 3 s, again) "
+             "until node_exporter has had its scrapes; kstat follows the default "
+             "stream, samples every 1 s (`bench/export-vs-node.sh`).  CPU is the "
+             "process's utime + stime (`/proc/PID/stat`, all threads) over that one "
+             "window, divided by the scrapes each got: kstat's includes receiving the "
+             "window's samples (about 3 per scrape).  Run with the default stream's "
+             "`percpu off` (kstat exports IRQ totals) and `percpu on` (per-CPU IRQ "
+             "counts, as node_interrupts_total has them).  Before: protocol 4's run "
+             "of the same script, as its page reported it.\n")
+    o.append("| summaries | exporter | scrapes | CPU | CPU per scrape | body (gzip) | series | ratio | before |")
+    o.append("|---|---|---|---|---|---|---|---|---|")
     for percpu in ("off", "on"):
         k, n = e["round"].get((percpu, "kstat")), e["round"].get((percpu, "node"))
         own = n is not None
@@ -97,18 +98,19 @@ def export_section(e):
             continue
         kc = int(k["cpu_ms"]) / max(int(k["scrapes"]), 1)
         nc = int(n["cpu_ms"]) / max(int(n["scrapes"]), 1)
-        ratio = (f"{nc / kc:.0f}× less (goal 300×)" if kc else "kstat's CPU below the clock's 10 ms") + \
+        r = (f"**{nc / kc:.0f}× less** ({'meets' if nc / kc >= 300 else 'misses'} 300×)" if kc
+             else "kstat's CPU below the clock's 10 ms") + \
             ("" if own else ", against node_exporter's row above (kstat alone in this round)")
-        for who, r, c in (("kstat", k, kc), ("node_exporter", n, nc)):
+        b = page.get(f"export_{percpu}_ratio")
+        bcol = f"{page[f'export_{percpu}_kstat_ms_per_scrape']:.0f} ms, {b:.0f}× less ²" if b else ""
+        for who, x, c in (("kstat", k, kc), ("node_exporter", n, nc)):
             if who == "node_exporter" and not own:
                 continue
-            o.append(f"| percpu {percpu} | {who} | {r['scrapes']} in {r['wall_s']} s | "
-                     f"{int(r['cpu_ms']) / 1e3:.2f} s | {c:.0f} ms | "
-                     f"{int(r['bytes']) / 1e3:.0f} KB | {r['series']} | "
-                     f"{ratio if who == 'kstat' else ''} |")
+            o.append(f"| percpu {percpu} | {who} | {x['scrapes']} in {x['wall_s']} s | "
+                     f"{int(x['cpu_ms']) / 1e3:.2f} s | {c:.0f} ms | "
+                     f"{int(x['bytes']) / 1e3:.0f} KB | {x['series']} | "
+                     f"{r if who == 'kstat' else ''} | {bcol if who == 'kstat' else ''} |")
     o.append("")
-    o.append("Issue 25's figure, at the same scale before its changes: 416 ms of the exporter's CPU per scrape "
-             "against node_exporter's 28 s, 67× less; the goal is 300×.\n")
     q = [(p, e["quiet"].get((p, "kstat"))) for p in ("off", "on")]
     q = [(p, x) for p, x in q if x and int(x["samples"])]
     if q:
@@ -118,53 +120,58 @@ def export_section(e):
                  "; node_exporter " + ", ".join(
                      f"{e['quiet'][(p, 'node')]['cpu_ms']} ms in {e['quiet'][(p, 'node')]['seconds']} s"
                      for p, _ in q if (p, "node") in e["quiet"]) + ".\n")
-    u = e["unit"].get("on")
-    if u:
-        o.append("The shipped unit's case, `percpu on` at this scale: the exporter as uid "
-                 f"65534 without capabilities, net.core.rmem_max {int(u['rmem_max']):,} "
-                 f"(the default): its subscription's receive buffer {int(u['rcvbuf']):,} "
-                 f"bytes (`ss`, halved as SO_RCVBUF reports it), the kernel's keyframe "
-                 f"{int(u['keyframe_bytes']):,} bytes (`kstat stats`); after "
-                 f"{u['samples']} samples it had lost {u['lost']} (up {u['up']}, "
-                 f"{int(u['cpu_series']):,} kstat_interrupts_cpu_total series, "
-                 f"{u['warnings']} libkstat warnings).\n")
+    for percpu in ("off", "on"):
+        u = e["unit"].get(percpu)
+        if not u:
+            continue
+        o.append(f"The shipped unit's way, `percpu {percpu}`: the exporter as uid 65534 "
+                 f"without capabilities, net.core.rmem_max {int(u['rmem_max']):,}: its "
+                 f"subscription's receive buffer {int(u['rcvbuf']):,} bytes (`ss`, halved "
+                 f"as SO_RCVBUF reports it), a whole sample {int(u['sample_bytes']):,} "
+                 f"bytes (STATS bytes ÷ samples); after {u['samples']} samples it had "
+                 f"lost {u['lost']} (up {u['up']}, {int(u['cpu_series']):,} "
+                 f"kstat_interrupts_cpu_total series, {u['warnings']} libkstat warnings).\n")
     return o
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3):
         print(__doc__, file=sys.stderr)
         return 2
     res = sys.argv[1]
-    files = sorted(glob.glob(os.path.join(res, "seed-cpus-*.txt")))
+    page, page_run = load_page(sys.argv[2] if len(sys.argv) == 3 else BEFORE)
+    files = sorted(p for p in glob.glob(os.path.join(res, "seed-cpus-*.txt"))
+                   if not p.endswith(".before.txt"))
     if not files:
         print("report-seed.py: no results", file=sys.stderr)
         return 1
-    cfg, m, t, v = load(files[0])
+    r = load(files[0])
+    cfg, m, t, v = r["cfg"], r["m"], r["t"], r["v"]
+    bpath = files[0][:-len(".txt")] + ".before.txt"
+    same = load(bpath) if os.path.exists(bpath) else None
+    if same and not same["m"]:
+        same = None
+    repeats = next((int(n.split()[n.split().index("-r") + 1]) for n in r["notes"]
+                    if n.startswith("kstat-bench") and "-r" in n.split()), 5)
     run = {}
     if os.path.exists(os.path.join(res, "run.txt")):
         f = open(os.path.join(res, "run.txt")).read().split()
-        run = {"smp": f[2], "wall": int(f[4]), "date": " ".join(f[6:])}
+        kv = dict(zip(f[1::2], f[2::2]))
+        run = {"wall": kv.get("wall"), "date": " ".join(f[f.index("date") + 1:]),
+               "load": (kv.get("load_start"), kv.get("load_end")), "qemu": kv.get("other_qemu")}
 
-    def val(name):
-        return v[name][0] if name in v else float("nan")
+    def val(name, d=v):
+        return d[name][0] if name in d else float("nan")
 
-    def med(name, side):	# side 0 base, 1 kstat
-        return m[name][2 * side] if name in m else float("nan")
+    def md(name, side, d=m):
+        return d[name][2 * side] if name in d else float("nan")
 
-    reads = int(val("seed_reads"))
-    wall, sys_s = val("seed_wall"), val("seed_sys")
-    per_read = val("seed_per_read")
-    stat_read = t["proc_stat"][0]
-    interrupts = t["proc_interrupts"][0]
-    softirqs = t["proc_softirqs"][0]
-    cpu_lib, cpu_raw = med("cpu_libkstat_vs_raw", 0), med("cpu_libkstat_vs_raw", 1)
-    floor_lib, floor_raw = med("floor_libkstat_vs_raw", 0), med("floor_libkstat_vs_raw", 1)
-    irq_lib, irq_raw = med("irq_libkstat_vs_raw", 0), med("irq_libkstat_vs_raw", 1)
-    agent_files, agent_sub = med("agent", 0), med("agent", 1)
-    producer = val("summary_cost_1_subscribers")
-    keyframe, delta = val("summary_bytes_keyframe"), val("summary_bytes_delta")
-    agent_total = agent_sub + producer
+    def tm(name):
+        return t[name][0] if name in t else float("nan")
+
+    stat_read = tm("proc_stat")
+    interrupts = tm("proc_interrupts")
+    softirqs = tm("proc_softirqs")
 
     o = []
     o.append("## The seed's experiment at its own scale (`make bench-seed`)\n")
@@ -175,137 +182,216 @@ def main():
              f"per read; with the refused cache patch (proc-stat-irqs-latency-ms=1000) "
              f"{SEED_CACHED:.1f} s ({SEED_CACHED_SYS:.1f} s system), still "
              f"{1e3 * SEED_CACHED / SEED_READS:.1f} ms per read.\n")
-    o.append(f"Here: one QEMU TCG guest with {cfg['cpus']} vCPUs on a 2-core host shared "
-             f"with other guests, {cfg['descs']} IRQ descriptors ({cfg['irqs']} of them "
-             "synthetic, from tests/irqsim), Debian's 6.1 kernel.  "
+    o.append(f"Here: one QEMU TCG guest with {cfg['cpus']} vCPUs on a 2-core host, "
+             f"{cfg['descs']} IRQ descriptors ({cfg['irqs']} of them synthetic, from "
+             "tests/irqsim, fired affine: IRQ i (i % 7) + 1 times on CPU i % 96), "
+             "Debian's 6.1 kernel, protocol 5.  "
              + (f"Run {run['date']} UTC; `make bench-seed` took {run['wall']} s of host "
-                "wall time, boot included.  " if run else "")
-             + "Times are the guest's clock.  TCG makes every absolute time several times "
-             "the hardware's and the host is noisy (other guests share its 2 cores): only "
-             "the ratios within this run mean something, and those with a large ± "
-             f"only roughly (libkstat's CPU GET, measured twice in this run: "
-             f"{med('cpu', 1):.0f} and {cpu_lib:.0f} µs).  Medians of "
-             f"{cfg['repeats']} runs after warm-up; ± is the standard deviation in % of "
-             "the median.\n")
+                f"wall time, boot included; the host's load average was {run['load'][0]} "
+                f"at its start and {run['load'][1]} at its end, with {run['qemu']} other "
+                "QEMU guest(s) running at its start.  " if run else "")
+             + "Times are the guest's clock; TCG makes every absolute time several "
+             "times the hardware's, and a busy host moves them: only the ratios within "
+             f"this run mean something.  Medians of {repeats} runs after warm-up; ± is "
+             "the standard deviation in % of the median.\n")
+    o.append("Before: ¹ protocol 4's module and kstat-bench (commit ffdd1b0) in the same "
+             "boot, after this tree's (`scripts/bench-before.sh`); ² as protocol 4's "
+             f"page reported its run of {page_run} (`bench/before/protocol4-seed.txt`).  "
+             + ("This run has ¹ figures." if same else "This run has no ¹ figures.") + "\n")
 
+    # ---- goals ----
+    o.append("### Issue 38's cost goals at the seed's scale (nothing here is asserted)\n")
+    o.append("| goal | this run | before |")
+    o.append("|---|---|---|")
+    stat_m = md("irq_vs_stat_intr", 0)
+    raw, lib = md("irq_vs_stat_raw", 1), md("irq_vs_stat_intr", 1)
+    if same:
+        bs = md("irq_vs_stat_intr", 0, same["m"])
+        bl, br = md("irq_libkstat_vs_raw", 0, same["m"]), md("irq_libkstat_vs_raw", 1, same["m"])
+        bcol = f"{ratio(br, bs)} / {ratio(bl, bs)} ¹"
+    else:
+        bcol = (f"{page.get('ratio_irq_dump_vs_stat_raw', 0):.2f}× / "
+                f"{page.get('ratio_irq_dump_vs_stat_libkstat', 0):.2f}× ²")
+    verdict = lambda x: "meets" if x <= 0.5 else "misses"
+    o.append(f"| IRQ totals dump ÷ one /proc/stat read, raw / libkstat (≤ 0.5×) | "
+             f"**{ratio(raw, stat_m)} / {ratio(lib, stat_m)}** ({verdict(raw / stat_m)} / "
+             f"{verdict(lib / stat_m)}) | {bcol} |")
+    for name, what in (("agent_percpu", "every counter, per-CPU counts included"),
+                       ("agent", "totals and the cpu rows")):
+        if name not in m:
+            continue
+        x = md(name, 0) / md(name, 1)
+        bcol = ""
+        if name == "agent":
+            if same and "agent" in same["m"]:
+                sub = md("agent", 1, same["m"])
+                prod = same["v"].get("summary_cost_1_subscribers", (float("nan"),))[0]
+                bcol = (f"{ratio(md('agent', 0, same['m']), sub + prod, '{:.1f}×')} with the "
+                        f"producer, {ratio(md('agent', 0, same['m']), sub, '{:.1f}×')} without ¹")
+            else:
+                bcol = (f"{page.get('ratio_agent_with_producer', 0):.1f}× with the producer, "
+                        f"{page.get('ratio_agent_subscriber_only', 0):.1f}× without ²")
+        o.append(f"| an agent ({what}): three /proc files ÷ (subscriber + producer) per "
+                 f"sample (≥ 100×) | **{x:.1f}×** ({'meets' if x >= 100 else 'misses'}): "
+                 f"{md(name, 0):.0f} µs against {tm(name + '_subscriber'):.0f} + "
+                 f"{tm(name + '_producer'):.0f} µs | {bcol} |")
+    rds = [load(p) for p in sorted(glob.glob(os.path.join(res, "readers-cpus-*.txt")))]
+    if rds and rds[0]["rounds"]:
+        from report import readers_ratios
+        import statistics
+        rs = readers_ratios(rds[0]["rounds"], "eight")
+        if rs:
+            x = statistics.median(rs)
+            o.append(f"| 8 readers of different intervals and sections ÷ one reader of their "
+                     f"union, producer µs/s (≤ 1.5×) | **{x:.2f}×** "
+                     f"({'meets' if x <= 1.5 else 'misses'}; rounds "
+                     f"{', '.join(f'{y:.2f}' for y in rs)}) | "
+                     f"{page.get('ratio_readers_eight', 0):.2f}× (own streams) ² |")
+        idle = [rr["idle"] for rr in rds[0]["rounds"].values() if "idle" in rr]
+        if idle:
+            o.append(f"| no reader: the producer costs nothing | {sum(k['ticks'] for k in idle)} "
+                     f"ticks, {sum(k['tick_ns'] for k in idle)} ns in {len(idle)} windows | "
+                     f"{page.get('readers_idle_ticks', 0):.0f} ticks ² |")
+    if "idle_ticks" in v:
+        o.append(f"| no reader (after the agent), 10 s | {val('idle_ticks'):.0f} ticks, "
+                 f"{val('idle_tick_ns'):.0f} ns, running {val('idle_running'):.0f} | |")
+    ex = load_export(res)
+    if ex and ex["round"]:
+        for percpu in ("off", "on"):
+            k = ex["round"].get((percpu, "kstat"))
+            n = ex["round"].get((percpu, "node")) or next(
+                (x for (p, w), x in ex["round"].items() if w == "node"), None)
+            if k and n and int(k["cpu_ms"]):
+                x = (int(n["cpu_ms"]) / max(int(n["scrapes"]), 1)) / (int(k["cpu_ms"]) / max(int(k["scrapes"]), 1))
+                o.append(f"| exporter ÷ node_exporter per scrape, percpu {percpu} (≥ 300×) | "
+                         f"**{x:.0f}×** ({'meets' if x >= 300 else 'misses'}) | "
+                         f"{page.get(f'export_{percpu}_ratio', 0):.0f}× ² |")
+    o.append("")
+
+    # ---- sizes ----
+    o.append("### What a whole sample costs in bytes\n")
+    o.append("A sample of every section as an own subscription receives it (raw "
+             "client): all its parts' bytes (a sample over 32 KiB comes in parts).  "
+             "Before: protocol 4's keyframe and delta (the issue's 21.7 KB and 33 KB).\n")
+    o.append("| | bytes | parts | largest part | before |")
+    o.append("|---|---|---|---|---|")
+    for name, what, b in (("totals", "every section, totals", f"keyframe {page.get('keyframe_bytes_totals', 0):.0f}, delta {page.get('delta_bytes', 0):.0f} ²"),
+                          ("percpu", "every section, per-CPU counts", f"keyframe {page.get('keyframe_bytes_percpu', 0):.0f} ²"),
+                          ("irq_totals", "the irq section alone, totals", "")):
+        o.append(f"| sample, {what} | {val('sample_bytes_' + name):.0f} | "
+                 f"{val('sample_parts_' + name):.0f} | {val('sample_largest_part_' + name):.0f} | {b} |")
+    for name, what, b in (("irq_dump", "IRQ totals dump", f"{page.get('irq_dump_totals_bytes', 0):.0f} ²"),
+                          ("irq_dump_percpu", "IRQ dump, per-CPU", f"{page.get('irq_dump_percpu_bytes', 0):.0f} ²"),
+                          ("dump_all_percpu", "dump of every section, per-CPU", "")):
+        if f"{name}_bytes" in v:
+            o.append(f"| {what} | {val(name + '_bytes'):.0f} | {val(name + '_msgs'):.0f} messages, "
+                     f"{val(name + '_reads'):.0f} dumpit calls | | {b} |")
+    o.append("")
+
+    # ---- the seed's loop ----
     o.append("### The seed's loop\n")
     o.append(f"| | seed, 96-core Broadwell | this guest, {cfg['cpus']} vCPUs under TCG |")
     o.append("|---|---|---|")
-    o.append(f"| reads of /proc/stat (open, read, close) | {SEED_READS:,} | {reads:,} |")
-    o.append(f"| elapsed | {SEED_ELAPSED:.1f} s (8.0 s with the refused cache) | {wall:.2f} s |")
-    o.append(f"| system time | {SEED_SYS:.1f} s (4.7 s with the cache) | {sys_s:.2f} s |")
+    o.append(f"| reads of /proc/stat (open, read, close) | {SEED_READS:,} | {int(val('seed_reads')):,} |")
+    o.append(f"| elapsed | {SEED_ELAPSED:.1f} s (8.0 s with the refused cache) | {val('seed_wall'):.2f} s |")
+    o.append(f"| system time | {SEED_SYS:.1f} s (4.7 s with the cache) | {val('seed_sys'):.2f} s |")
     o.append(f"| per read | {1e3 * SEED_ELAPSED / SEED_READS:.1f} ms (0.8 ms with the cache) "
-             f"| {per_read / 1e3:.2f} ms |")
+             f"| {val('seed_per_read') / 1e3:.2f} ms (protocol 4's run: {page.get('seed_per_read', 0) / 1e3:.2f} ms) |")
     o.append("")
-    o.append(f"The same {reads:,} reads' worth of counters from kstat, at this run's medians: "
-             f"{reads * cpu_raw / 1e6:.1f} s of CPU GET over a raw socket "
-             f"({reads * cpu_lib / 1e6:.1f} s through libkstat) for the cputime, or "
-             f"{reads * agent_total / 1e6:.1f} s of summaries (producer plus subscriber) "
-             "for cputime, IRQs and softirqs together.\n")
 
+    # ---- LKP ----
     o.append("### Side by side, one run\n")
     o.append("```")
     o.append(f"{'/proc':>12} {'±sd':>4} {'%change':>10} {'kstat':>12} {'±sd':>4}  metric")
     o.append(f"# cpus={cfg['cpus']} irqs={cfg['irqs']} (descriptors {cfg['descs']})")
-    for name, label in (("cpu", "cpu.us/read (/proc/stat cpu lines vs CPU GET, libkstat)"),
+    for name, label in (("cpu", "cpu.us/read (/proc/stat cpu lines vs GET cpu percpu, libkstat)"),
+                        ("cpu_raw", "cpu_raw.us/read (the same, raw client)"),
                         ("irq_vs_stat_intr", "irq_vs_stat_intr.us/read (intr line vs IRQ totals dump, libkstat)"),
+                        ("irq_vs_stat_raw", "irq_vs_stat_raw.us/read (the same, raw client)"),
                         ("irq_vs_interrupts", "irq_vs_interrupts.us/read (/proc/interrupts vs IRQ totals dump, libkstat)"),
-                        ("agent", "agent.us-cpu/sample (three files vs subscriber)")):
+                        ("irq_vs_interrupts_raw", "irq_vs_interrupts_raw.us/read (the same, raw client)"),
+                        ("agent", "agent.us-cpu/sample (three files vs subscriber + producer, totals)"),
+                        ("agent_percpu", "agent_percpu.us-cpu/sample (the same, per-CPU counts)")):
         if name in m:
-            b, bsd, k, ksd, _ = m[name]
-            o.append(row(b, bsd, k, ksd, label))
+            b_, bsd, k, ksd, _ = m[name]
+            o.append(row(b_, bsd, k, ksd, label))
     o.append(f"{'libkstat':>12} {'':4} {'':10} {'raw':>12} {'':4}  # the same request, two clients")
     for name, label in (("floor_libkstat_vs_raw", "floor.us/op (CONFIG_GET: libkstat vs raw)"),
-                        ("cpu_libkstat_vs_raw", "cpu.us/read (CPU GET: libkstat vs raw)"),
                         ("irq_libkstat_vs_raw", "irq.us/read (IRQ totals dump: libkstat vs raw)")):
         if name in m:
-            b, bsd, k, ksd, _ = m[name]
-            o.append(row(b, bsd, k, ksd, label))
+            b_, bsd, k, ksd, _ = m[name]
+            o.append(row(b_, bsd, k, ksd, label))
     o.append(f"{'/proc':>12} {'':4} {'':10} {'kstat':>12} {'':4}  # single figures")
     for name in ("proc_stat", "proc_interrupts", "proc_softirqs"):
-        r, sd, unit = t[name]
-        o.append(f"{r:12.1f} ±{pct(sd, r)} {'':10} {'':12} {'':4}  {name}.{unit} (one read+parse)")
-    o.append(f"{'':12} {'':4} {'':10} {producer:12.1f}       summary_producer.us/sample "
-             "(kernel build_ns, 1 subscriber, keyframe every 10)")
-    o.append(f"{'':12} {'':4} {'':10} {agent_sub:12.1f}       summary_subscriber.us-cpu/sample")
-    o.append(f"{'':12} {'':4} {'':10} {keyframe:12.0f}       summary_keyframe.bytes")
-    o.append(f"{'':12} {'':4} {'':10} {delta:12.0f}       summary_delta.bytes")
+        if name in t:
+            x, sd, unit = t[name]
+            o.append(f"{x:12.1f} ±{pct(sd, x)} {'':10} {'':12} {'':4}  {name}.{unit} (one read+parse)")
+    for name in ("agent_subscriber", "agent_producer", "agent_percpu_subscriber", "agent_percpu_producer"):
+        if name in t:
+            x, sd, unit = t[name]
+            o.append(f"{'':12} {'':4} {'':10} {x:12.1f} ±{pct(sd, x)}  {name}.{unit}")
     o.append("```\n")
+    if same:
+        o.append("Protocol 4 in the same boot (its kstat-bench: CPU_GET and IRQ_GET, its "
+                 "raw client only counting attributes), against this run's figures:\n")
+        o.append("```")
+        o.append(f"{'protocol 4':>12} {'±sd':>4} {'%change':>10} {'protocol 5':>12} {'±sd':>4}  metric")
+        sm = same["m"]
+        for label, bn, bs, nn, ns in (
+                ("proc_stat_intr.us/read (the same /proc read, in both runs)", "irq_vs_stat_intr", 0, "irq_vs_stat_intr", 0),
+                ("irq_totals_dump.us/read (libkstat)", "irq_vs_stat_intr", 1, "irq_vs_stat_intr", 1),
+                ("irq_totals_dump.us/read (raw client)", "irq_libkstat_vs_raw", 1, "irq_vs_stat_raw", 1),
+                ("cpu_get.us/read (libkstat)", "cpu", 1, "cpu", 1),
+                ("floor.us/op (CONFIG_GET, libkstat)", "floor", 1, "floor_libkstat_vs_raw", 0),
+                ("irq_percpu_dump.us/read (libkstat)", "percpu_dump_vs_totals", 1, "percpu_dump_vs_totals", 1),
+                ("irq_percpu_dump.us/read (raw client)", "percpu_dump_vs_totals_raw", 1, "percpu_dump_vs_totals_raw", 1)):
+            if bn in sm and nn in m:
+                o.append(row(sm[bn][2 * bs], sm[bn][2 * bs + 1], m[nn][2 * ns], m[nn][2 * ns + 1], label))
+        if "agent" in sm and "agent_subscriber" in t:
+            o.append(row(sm["agent"][2], sm["agent"][3], t["agent_subscriber"][0],
+                         t["agent_subscriber"][1], "agent_subscriber.us-cpu/sample (totals)"))
+        if "summary_cost_1_subscribers" in same["v"] and "agent_producer" in t:
+            bp = same["v"]["summary_cost_1_subscribers"][0]
+            o.append(row(bp, 0, t["agent_producer"][0], t["agent_producer"][1],
+                         "producer.us/sample (protocol 4: build_ns, keyframe every 10; 5: tick-ns)"))
+        o.append("```\n")
 
-    def ratio(a, b):
-        return a / b if b else float("nan")
-
-    o.append("### Ratios (issue 14's goals beside them; nothing here is asserted)\n")
-    o.append("| ratio, this run | raw client (or the one figure) | libkstat | goal |")
-    o.append("|---|---|---|---|")
-    o.append(f"| one /proc/stat read ÷ CPU GET | {ratio(stat_read, cpu_raw):.1f}× | "
-             f"{ratio(stat_read, cpu_lib):.1f}× | |")
-    o.append(f"| CPU GET ÷ empty round trip | {ratio(cpu_raw, floor_raw):.2f}× | "
-             f"{ratio(cpu_lib, floor_lib):.2f}× | ≤ 1.5× |")
-    o.append(f"| IRQ totals dump ÷ one /proc/stat read | {ratio(irq_raw, stat_read):.2f}× | "
-             f"{ratio(irq_lib, stat_read):.2f}× | ≤ 0.5× |")
-    o.append(f"| one /proc/interrupts read ÷ IRQ totals dump | {ratio(interrupts, irq_raw):.1f}× | "
-             f"{ratio(interrupts, irq_lib):.1f}× | ≥ 20× |")
-    o.append(f"| one /proc/softirqs read ÷ one /proc/stat read | "
-             f"{ratio(softirqs, stat_read):.2f}× | | |")
-    o.append(f"| producer per sample ÷ one /proc/stat read | {ratio(producer, stat_read):.2f}× "
-             "| | ≤ 0.25× |")
-    o.append(f"| keyframe size | {keyframe / 1e3:.1f} KB (delta {delta / 1e3:.1f} KB) | | ≤ 40 KB |")
-    o.append(f"| agent: three /proc files ÷ subscriber CPU per sample | | "
-             f"{ratio(agent_files, agent_sub):.1f}× | |")
-    o.append(f"| agent: three /proc files ÷ (subscriber + producer) per sample | | "
-             f"{ratio(agent_files, agent_total):.1f}× | ≥ 100× |")
-    o.append("")
     if "percpu_dump_vs_totals" in m:
         tot, tsd, pc, psd, _ = m["percpu_dump_vs_totals"]
         rtot, rtsd, rpc, rpsd, _ = m["percpu_dump_vs_totals_raw"]
-        o.append("### Per-CPU IRQ counts against totals only (issue 26's goals)\n")
-        o.append("The synthetic IRQs fired affine, as on real machines: IRQ i "
-                 f"(i % 7) + 1 times on CPU i % {cfg['cpus']}.  Each ratio divides two "
-                 "figures of this run.\n")
-        o.append("| | totals only | per-CPU | ratio | goal |")
+        o.append("### Per-CPU IRQ counts against totals only\n")
+        o.append("The two dumps alternating round by round; no per-CPU hint and no record "
+                 "cache any more: a per-CPU read is O(IRQs × CPUs), as /proc/interrupts.  "
+                 "Before: protocol 4's (hints and record cache), ² its page.\n")
+        o.append("| | totals only | per-CPU | ratio | before (libkstat / raw) |")
         o.append("|---|---|---|---|---|")
         o.append(f"| IRQ dump, libkstat (µs) | {tot:.0f} ±{pct(tsd, tot).strip()} "
-                 f"| {pc:.0f} ±{pct(psd, pc).strip()} | {ratio(pc, tot):.2f}× | ≤ 2× |")
+                 f"| {pc:.0f} ±{pct(psd, pc).strip()} | {ratio(pc, tot)} | "
+                 f"{ratio(page.get('irq_dump_percpu_libkstat'), page.get('irq_dump_totals_libkstat_alt'))} ² |")
         o.append(f"| IRQ dump, raw client (µs) | {rtot:.0f} ±{pct(rtsd, rtot).strip()} "
-                 f"| {rpc:.0f} ±{pct(rpsd, rpc).strip()} | {ratio(rpc, rtot):.2f}× | |")
-        o.append(f"| IRQ dump bytes | {val('dump_bytes_totals'):.0f} "
-                 f"| {val('dump_bytes_percpu'):.0f} "
-                 f"| {ratio(val('dump_bytes_percpu'), val('dump_bytes_totals')):.2f}× | |")
-        if "dump_reads_percpu" in v:
-            o.append(f"| IRQ dump, dumpit calls | {val('dump_reads_totals'):.0f} "
-                     f"| {val('dump_reads_percpu'):.0f} | | |")
-        o.append(f"| keyframe bytes | {val('keyframe_bytes_totals'):.0f} "
-                 f"| {val('keyframe_bytes_percpu'):.0f} "
-                 f"| {ratio(val('keyframe_bytes_percpu'), val('keyframe_bytes_totals')):.2f}× "
-                 "| ≤ 2× |")
+                 f"| {rpc:.0f} ±{pct(rpsd, rpc).strip()} | {ratio(rpc, rtot)} | "
+                 f"{ratio(page.get('irq_dump_percpu_raw'), page.get('irq_dump_totals_raw_alt'))} ² |")
+        o.append(f"| IRQ dump bytes | {val('dump_totals_bytes'):.0f} | {val('dump_percpu_bytes'):.0f} "
+                 f"| {ratio(val('dump_percpu_bytes'), val('dump_totals_bytes'))} | "
+                 f"{ratio(page.get('irq_dump_percpu_bytes'), page.get('irq_dump_totals_bytes'))} ² |")
         o.append("")
-    if "irq_dump_reads" in v:
-        o.append(f"A totals dump over the raw client: {val('irq_dump_bytes'):.0f} bytes in "
-                 f"{val('irq_dump_msgs'):.0f} messages, {val('irq_dump_reads'):.0f} "
-                 "dumpit call(s).\n")
-    split = [(name, val(f"summary_cost_only_{name}"))
-             for name in ("cpu", "irq", "softirq")]
-    if all(x == x for _, x in split):	# none is NaN: the run measured them
-        o.append("Where the producer's time goes, one section at a time in the same run "
-                 "(config `sections`, one subscriber, µs per sample, ÷ one /proc/stat "
-                 "read): " + ", ".join(f"{name} {x:.0f} µs ({ratio(x, stat_read):.2f}×)"
-                                       for name, x in split)
-                 + f"; all three together {producer:.0f} µs.\n")
-    if cpu_raw > cpu_lib:
-        o.append(f"In this run the raw client's CPU GET ({cpu_raw:.0f} µs "
-                 f"±{pct(m['cpu_libkstat_vs_raw'][3], cpu_raw).strip()}) came out slower "
-                 f"than libkstat's ({cpu_lib:.0f} µs); take it as noise until another run "
-                 "shows it again.\n")
+
     o.append("The agent's procfs side reads and parses /proc/stat, /proc/interrupts and "
-             "/proc/softirqs (thread CPU time, its syscalls included); its kstat side is "
-             "one subscriber receiving and applying one summary (thread CPU time) plus the "
-             "producer's kernel time for that sample (`kstat stats`: build_ns_total / "
-             "samples_taken, multicast included, keyframes included).")
-    ex = load_export(res)
+             "/proc/softirqs whole (thread CPU time, its syscalls included); its kstat side "
+             "is one libkstat subscriber of every section taking every count of each "
+             "sample (thread CPU time) plus the producer's time per tick over the same "
+             "samples (STATS tick-ns-total ÷ ticks: reading, encoding, sending; the "
+             "work item's wall time, so a busy host inflates it).\n")
     if ex:
-        o.append("")
-        o.extend(export_section(ex))
+        o.extend(export_section(ex, page))
+    if rds:
+        o.append("### Readers at this scale\n")
+        o.append("kstat-bench readers: raw subscribers in one process that only receive; the "
+                 "producer's time is STATS' tick-ns-total over each window.  Before: protocol "
+                 "4's own streams, ² its page.\n")
+        before_readers = {c: {"producer_us_per_s": page[f"readers_{c}_us_per_s"]}
+                          for c in ("union", "eight", "m64") if f"readers_{c}_us_per_s" in page}
+        o.extend(readers_section(rds[0], before_readers, f"protocol 4, {page_run}"))
     print("\n".join(o))
     return 0
 

@@ -7,15 +7,17 @@
 # bench/guest-bench-seed.sh; bench/report-seed.py turns the results
 # (build/bench-seed/) into docs/performance-seed.md, which replaces the
 # seed-scale section of docs/performance.md (scripts/bench.sh includes the
-# same file, so `make bench` keeps it).  Not part of `make check`: the
-# whole run took 497 s under TCG on 2 cores, boot included.
+# same file, so `make bench` keeps it).  Not part of `make check`: 20 minutes
+# or more under TCG on 2 cores (protocol 4's last run: 1182 s), boot included.
 #
 # Environment: SEED_SMP (96), BENCH_SEED_IRQS (2824), BENCH_SEED_ARGS
-# (kstat-bench options, "-r 5 -n 10 -N 10000 -S 1"), BENCH_SEED_PARTS
-# ("bench export streams": kstat-bench, then the exporter beside
-# node_exporter, then what streams of readers' own cost the producer;
-# EXPORT_EVERY_S, EXPORT_NODE_SCRAPES, EXPORT_QUIET_S: see
-# bench/export-vs-node.sh), KSTAT_VMDIR (the
+# (kstat-bench options, "-r 5 -n 10 -N 10000"), BENCH_SEED_PARTS
+# ("bench before export readers": kstat-bench, protocol 4's kstat-bench
+# and module in the same boot, the exporter beside node_exporter, what
+# readers cost the producer; "sections" adds the producer's cost per
+# section; EXPORT_EVERY_S, EXPORT_NODE_SCRAPES, EXPORT_QUIET_S: see
+# bench/export-vs-node.sh), BENCH_BEFORE (the protocol 4 commit
+# scripts/bench-before.sh builds, ffdd1b0; empty: none), KSTAT_VMDIR (the
 # guest's directory, default build/vm-seed), BOOT_MARGIN (900 s: a 96-CPU
 # boot exceeds run-guest.sh's 240 s default), BENCH_REPORT_ONLY=1 (rebuild
 # the documents from the last results).
@@ -33,27 +35,24 @@ if [[ -z ${BENCH_REPORT_ONLY:-} ]]; then
 	{
 		[[ -z ${BENCH_SEED_IRQS:-} ]] || printf 'BENCH_SEED_IRQS=%q\n' "$BENCH_SEED_IRQS"
 		[[ -z ${BENCH_SEED_ARGS:-} ]] || printf 'BENCH_SEED_ARGS=%q\n' "$BENCH_SEED_ARGS"
-		for v in BENCH_SEED_PARTS BENCH_STREAMS_ROUNDS BENCH_STREAMS_SECS EXPORT_EVERY_S EXPORT_NODE_SCRAPES EXPORT_QUIET_S \
+		for v in BENCH_SEED_PARTS BENCH_READERS_ROUNDS BENCH_READERS_SECS EXPORT_EVERY_S EXPORT_NODE_SCRAPES EXPORT_QUIET_S \
 			 EXPORT_ROUNDS EXPORT_NODE_ROUNDS EXPORT_KSTAT_S; do
 			[[ -z ${!v:-} ]] || printf '%s=%q\n' "$v" "${!v}"
 		done
 	} >"$res/guest.env"
-	start=$(date +%s)
+	if [[ -n ${BENCH_BEFORE-ffdd1b0} ]]; then
+		scripts/bench-before.sh "${BENCH_BEFORE-ffdd1b0}" ||
+			echo "bench-seed: protocol 4's build failed (build/before/build.log): no same-boot before figures" >&2
+	fi
+	start=$(date +%s) l0=$(cut -d' ' -f1 /proc/loadavg) q0=$(pgrep -c -x qemu-system-x86_64 || true)
 	BOOT_MARGIN=${BOOT_MARGIN:-900} SMP=$smp \
 		tests/vm/run-guest.sh bench/guest-bench-seed.sh
 	end=$(date +%s)
 	cp "$KSTAT_VMDIR"/results/bench-seed/*.txt "$res/"
-	echo "run smp $smp wall $((end - start)) date $(date -u -d @"$start" '+%Y-%m-%d %H:%M')" >"$res/run.txt"
+	echo "run smp $smp wall $((end - start)) load_start $l0 load_end $(cut -d' ' -f1 /proc/loadavg)" \
+		"other_qemu $q0 date $(date -u -d @"$start" '+%Y-%m-%d %H:%M')" >"$res/run.txt"
 fi
-{
-	bench/report-seed.py "$res"
-	if compgen -G "$res/streams-cpus-*.txt" >/dev/null; then
-		echo
-		echo "### Streams of readers' own at this scale"
-		echo
-		bench/report-streams.py "$res"/streams-cpus-*.txt
-	fi
-} >docs/performance-seed.md
+bench/report-seed.py "$res" >docs/performance-seed.md
 # Replace the section between the markers, or append it.
 python3 - docs/performance.md docs/performance-seed.md <<'PY'
 import sys
