@@ -508,21 +508,29 @@ static void start_reply(struct wr *w, const struct nlmsghdr *req, uint16_t type,
 	nlh->nlmsg_flags = flags;
 }
 
+/* The family the GETFAMILY request names: nlctrl (its "notify" group,
+ * which subscriptions join) or kstat. */
 static void reply_family(struct wr *w, const struct nlmsghdr *req)
 {
+	const struct nlattr *a = (const void *)((const char *)NLMSG_DATA(req) + GENL_HDRLEN);
+	int rem = req->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN, ctrl = 0;
 	size_t groups, grp;
 
+	for (; rem >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN && a->nla_len <= rem;
+	     rem -= NLA_ALIGN(a->nla_len), a = (const void *)((const char *)a + NLA_ALIGN(a->nla_len)))
+		if (a->nla_type == CTRL_ATTR_FAMILY_NAME)
+			ctrl = !strcmp((const char *)a + NLA_HDRLEN, "nlctrl");
 	start_reply(w, req, GENL_ID_CTRL, CTRL_CMD_NEWFAMILY, 0);
 	((struct genlmsghdr *)(w->d + w->msg + NLMSG_HDRLEN))->version = 2;
-	wr_put(w, CTRL_ATTR_FAMILY_ID, &(uint16_t){ FAKE_FAMILY }, 2);
-	wr_str(w, CTRL_ATTR_FAMILY_NAME, KSTAT_FAMILY_NAME);
-	wr_u32(w, CTRL_ATTR_VERSION, KSTAT_FAMILY_VERSION);
+	wr_put(w, CTRL_ATTR_FAMILY_ID, &(uint16_t){ ctrl ? GENL_ID_CTRL : FAKE_FAMILY }, 2);
+	wr_str(w, CTRL_ATTR_FAMILY_NAME, ctrl ? "nlctrl" : KSTAT_FAMILY_NAME);
+	wr_u32(w, CTRL_ATTR_VERSION, ctrl ? 2 : KSTAT_FAMILY_VERSION);
 	wr_u32(w, CTRL_ATTR_HDRSIZE, 0);
-	wr_u32(w, CTRL_ATTR_MAXATTR, KSTAT_A_MAX);
+	wr_u32(w, CTRL_ATTR_MAXATTR, ctrl ? CTRL_ATTR_MAX : KSTAT_A_MAX);
 	groups = wr_nest(w, CTRL_ATTR_MCAST_GROUPS);
 	grp = wr_nest(w, 1);
-	wr_u32(w, CTRL_ATTR_MCAST_GRP_ID, FAKE_GROUP);
-	wr_str(w, CTRL_ATTR_MCAST_GRP_NAME, KSTAT_MCGRP_SUMMARY_NAME);
+	wr_u32(w, CTRL_ATTR_MCAST_GRP_ID, ctrl ? GENL_ID_CTRL : FAKE_GROUP);
+	wr_str(w, CTRL_ATTR_MCAST_GRP_NAME, ctrl ? "notify" : KSTAT_MCGRP_SUMMARY_NAME);
 	wr_nest_end(w, grp);
 	wr_nest_end(w, groups);
 	wr_msg_end(w);
@@ -769,24 +777,74 @@ static void run_dump(const char *path, long n)
 }
 
 /* A sample's messages, one datagram each (the kernel sends each part as
- * its own skb), its SEQ set to @seq. */
+ * its own skb), its SEQ set to @seq and its TIMESTAMP past the state's
+ * (libkstat passes on only samples newer than the GET on joining). */
 static void push_sample(struct fake *f, struct msgs *m, uint64_t seq)
 {
+	uint64_t ts = (1ull << 62) + seq;
 	struct nlmsghdr *nlh;
 
 	for_each_msg(nlh, m) {
 		struct nlattr *a = (void *)((char *)NLMSG_DATA(nlh) + GENL_HDRLEN);
-		int rem = nlh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
+		int rem = nlh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN, type;
 
 		for (; rem >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN && a->nla_len <= rem;
 		     rem -= NLA_ALIGN(a->nla_len),
-		     a = (void *)((char *)a + NLA_ALIGN(a->nla_len)))
-			if ((a->nla_type & NLA_TYPE_MASK) == KSTAT_A_SEQ) {
+		     a = (void *)((char *)a + NLA_ALIGN(a->nla_len))) {
+			type = a->nla_type & NLA_TYPE_MASK;
+			if (type == KSTAT_A_SEQ)
 				memcpy((char *)a + NLA_HDRLEN, &seq, sizeof(seq));
-				break;
+			if (type == KSTAT_A_TIMESTAMP) {
+				memcpy((char *)a + NLA_HDRLEN, &ts, sizeof(ts));
+				break;	/* after SEQ, PART, PARTS */
 			}
+		}
 		push(f, nlh, nlh->nlmsg_len);
 	}
+}
+
+/* An attribute's u32 in a sample's message (PART, PARTS), or @dflt. */
+static uint32_t msg_u32(const struct nlmsghdr *nlh, int type, uint32_t dflt)
+{
+	const struct nlattr *a = (const void *)((const char *)NLMSG_DATA(nlh) + GENL_HDRLEN);
+	int rem = nlh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
+	uint32_t v;
+
+	for (; rem >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN && a->nla_len <= rem;
+	     rem -= NLA_ALIGN(a->nla_len), a = (const void *)((const char *)a + NLA_ALIGN(a->nla_len)))
+		if ((a->nla_type & NLA_TYPE_MASK) == type && a->nla_len >= NLA_HDRLEN + 4) {
+			memcpy(&v, (const char *)a + NLA_HDRLEN, 4);
+			return v;
+		}
+	return dflt;
+}
+
+/* Keep the first whole sample of a recording (a recording may hold
+ * several, or start mid-sample): from a part 0 to its last part. */
+static void first_sample(struct msgs *m)
+{
+	struct nlmsghdr *nlh;
+	char *start = NULL;
+
+	for_each_msg(nlh, m) {
+		uint32_t part, parts;
+
+		if (nlh->nlmsg_type < NLMSG_MIN_TYPE ||
+		    ((struct genlmsghdr *)NLMSG_DATA(nlh))->cmd != KSTAT_CMD_SUMMARY_NTF)
+			continue;
+		part = msg_u32(nlh, KSTAT_A_PART, 0);
+		parts = msg_u32(nlh, KSTAT_A_PARTS, 1);
+		if (part == 0)
+			start = (char *)nlh;
+		if (start && part + 1 == parts) {
+			char *end = (char *)nlh + NLMSG_ALIGN(nlh->nlmsg_len);
+
+			memmove(m->d, start, end - start);
+			m->len = end - start;
+			return;
+		}
+	}
+	die("no whole sample in the recording");
 }
 
 static void run_sample(const char *path, const char *dump_path, long n)
@@ -800,6 +858,7 @@ static void run_sample(const char *path, const char *dump_path, long n)
 
 	if (!valid_v5(&sample))
 		die("%s: not protocol %d messages", path, KSTAT_FAMILY_VERSION);
+	first_sample(&sample);
 	dump_msgs = load_dump(dump_path);
 	o.fields = KSTAT_CONFIG_INTERVAL | KSTAT_CONFIG_SECTIONS | KSTAT_CONFIG_PERCPU;
 	o.interval_ms = 1000;
