@@ -1,11 +1,13 @@
 #!/bin/bash
 # Proves: libkstat's kstat_last_error() describes the call that failed and
 # is emptied by every call that asks the kernel (issue "Safety first",
-# point 10: after a failed GET, a kstat_subscribe() that succeeded still
-# returned the GET's "no such IRQ").  tests/tools/liberr: a GET of an IRQ
-# that cannot exist fails with its explanation; the subscription that
-# follows succeeds and leaves "", as does a config GET after another
-# failed GET.
+# point 10: a kstat_subscribe() that succeeded after a failed GET still
+# returned the GET's text).  tests/tools/liberr, one line per call: a GET
+# the kernel refuses (a CPU far out of range) explains itself ("CPU out of
+# range"); a CONFIG_GET, a STATS_GET and a GET that succeed after such a
+# failure each leave ""; a subscription the kernel refuses (5 ms) says
+# so at its first dispatch with the kernel's text, and one that works
+# delivers a sample and leaves "".
 # timeout: 60
 # leave-out: userspace-only
 source tests/lib.sh
@@ -14,7 +16,13 @@ BIN=$KSTAT_ROOT/tests/tools/liberr
 [[ -x $BIN ]] || t_fail "$BIN is not built (make tools)"
 
 assert_ok "$BIN"
-t_log "$T_OUT"
-assert_match "^irq_get -[0-9]+ '.+'$" "$(sed -n 1p <<<"$T_OUT")" "the failed GET explains itself"
-assert_eq "subscribe 0 ''" "$(sed -n 2p <<<"$T_OUT")" "kstat_last_error() after a subscription that succeeded"
-assert_eq "config_get 0 ''" "$(sed -n 3p <<<"$T_OUT")" "kstat_last_error() after a config GET that succeeded"
+t_log "$(tr '\n' ';' <<<"$T_OUT")"
+line() { sed -n "${1}p" <<<"$T_OUT"; }
+assert_eq "get -22 'CPU out of range'" "$(line 1)" "the failed GET explains itself"
+assert_eq "config_get 0 ''" "$(line 2)" "kstat_last_error() after a CONFIG_GET that succeeded"
+assert_match "^get -22 '.+'$" "$(line 3)" "a failed GET again"
+assert_eq "stats_get 0 ''" "$(line 4)" "kstat_last_error() after a STATS_GET that succeeded"
+assert_match "^get -22 '.+'$" "$(line 5)" "a failed GET again"
+assert_eq "get 0 ''" "$(line 6)" "kstat_last_error() after a GET that succeeded"
+assert_eq "sub_refused -22 'interval below 10 ms'" "$(line 7)" "a refused subscription's error"
+assert_match "^sub [1-9][0-9]* ''$" "$(line 8)" "a subscription that works: samples, no error"

@@ -3,15 +3,17 @@
 # Linux 6.12) makes from docs/netlink/specs/kstat.yaml, with the YNL C
 # library (tools/net/ynl/lib), talks to kstat.ko: tests/ynl/kstat-ynl,
 # built here by tests/ynl/Makefile (generation included; its own and the
-# generated code without a warning),
-# gets cpu-get for one CPU and for the sum, each value within two
-# `kstat -j cpu show` readings, an irq-get dump of a range of synthetic
-# IRQs with `kstat -j irq show`'s counts, then nr_irqs, and an irq-get do
-# with the meta flag whose chip and action names are kstat's.  The library
-# is generated from the spec in place, its multi-attr string "action"
-# included (scripts/ynl-gen-c-multi-attr-string.patch, applied by
-# scripts/ynl-tree.sh to 6.12's generator).
-# The kstat.ko paths it drives, dump.sh and bracket.sh drive too.
+# generated code without a warning), gets the CPU time of the sum and of
+# one CPU, each value within two `kstat -j cpu show` readings; a GET dump
+# whose IRQ runs give `kstat -j irq show`'s counts for a range of
+# synthetic IRQs, then intr_sum and nr_irqs; a GET do with meta whose chip
+# and action names are kstat's (the multi-attr string "action" needs
+# scripts/ynl-gen-c-multi-attr-string.patch, applied by
+# scripts/ynl-tree.sh to 6.12's generator); and one sample, of a
+# subscription and of the default stream, read whole from its own
+# messages, with every IRQ a GET lists and the synthetic IRQs' counts.
+# The kstat.ko paths it drives, dump.sh, bracket.sh and raw-sample.sh
+# drive too.
 # leave-out: userspace-only
 # timeout: 600
 source tests/lib.sh
@@ -57,14 +59,15 @@ in_between() {
 	    sys.exit(f'{len(got) - 2} values')
 	EOF
 }
-for sel in 1 total; do
-	old=$("$KSTAT" -j cpu show "$sel" | jq -c '.[0]')
-	arg=$sel
-	[[ $sel == total ]] && arg=
-	assert_ok "$BIN" cpu $arg
-	new=$("$KSTAT" -j cpu show "$sel" | jq -c '.[0]')
-	in_between "$old" "$new" "$T_OUT" || t_fail "kstat-ynl cpu $arg: not within kstat's: $T_OUT"
-done
+old=$("$KSTAT" -j cpu show total | jq -c '.[0]')
+assert_ok "$BIN" cpu
+new=$("$KSTAT" -j cpu show total | jq -c '.[0]')
+in_between "$old" "$new" "$T_OUT" || t_fail "kstat-ynl cpu: not within kstat's: $T_OUT"
+old=$("$KSTAT" -j cpu show 1 | jq -c '.[0]')
+assert_ok "$BIN" cpu 1
+new=$("$KSTAT" -j cpu show 1 | jq -c '.[0]')
+row=$(grep '^cpu 1 ' <<<"$T_OUT") || t_fail "kstat-ynl cpu 1: no row of CPU 1: $T_OUT"
+in_between "$old" "$new" "$row" || t_fail "kstat-ynl cpu 1: not within kstat's: $row"
 
 assert_ok "$BIN" irqs "$first" "$last"
 got=$T_OUT
@@ -73,8 +76,8 @@ want=$("$KSTAT" -j irq show "$first-$last" | jq -r '.[] | "\(.irq) \(.count)"')
 	t_fail "kstat-ynl irqs $first $last: differs from kstat irq show (<): $(diff <(echo "$want") <(grep -v '^[a-z]' <<< "$got") | head -n 4 | tr '\n' ' ')"
 assert_eq 300 "$(grep -c '^[0-9]' <<< "$got")" "IRQs dumped"
 assert_match "^$first 4$" "$got" "IRQ $first fired 4 times"
-assert_match "^nr_irqs [0-9]+$" "$got" "the dump's last message: nr_irqs"
-assert_match "^intr_sum [0-9]+$" "$got" "the dump's last message: intr_sum"
+assert_match "^nr_irqs [0-9]+$" "$got" "the dump's nr_irqs"
+assert_match "^intr_sum [0-9]+$" "$got" "the dump's intr_sum"
 
 # irq-get do with meta: the actions, a multi-attr string the generated
 # library parses only with scripts/ynl-gen-c-multi-attr-string.patch.
@@ -83,3 +86,19 @@ got=$T_OUT
 want=$("$KSTAT" -j irq show "$first" | jq -r '.[0] | "irq \(.irq) \(.count)", "chip \(.chip)", (.actions[] | "action \(.)")')
 assert_eq "$want" "$got" "kstat-ynl irq $first (meta): id, count, chip, actions as kstat irq show"
 assert_match "^action kstat-sim-0$" "$got" "IRQ $first's action, parsed by the generated library"
+
+# One sample, whole, from its own messages: a subscription's, the default
+# stream's.  The synthetic IRQs are held still: their counts are kstat's.
+tests/tools/irqdump 0 | awk '{ print $1 }' >"$TMPDIR/ids"
+want=$("$KSTAT" -j irq show "$first-$last" | jq -r '.[] | "\(.irq) \(.count)"')
+for arg in 250 ""; do
+	assert_ok timeout "$(t_scaled 60)" "$BIN" sample $arg
+	got=$T_OUT
+	t_log "kstat-ynl sample ${arg:-(default stream)}: $(head -n 1 <<<"$got")"
+	assert_match '^sample [0-9]+ parts [0-9]+ generation [0-9]+$' "$(head -n 1 <<<"$got")" "sample ${arg:-default}: its first line"
+	assert_eq "$(cat "$TMPDIR/ids")" "$(awk '/^[0-9]/ { print $1 }' <<<"$got")" \
+		"sample ${arg:-default}: the IRQs of a GET"
+	assert_eq "$want" "$(awk -v f="$first" -v l="$last" '/^[0-9]/ && $1 >= f && $1 <= l' <<<"$got")" \
+		"sample ${arg:-default}: the synthetic IRQs' counts"
+	assert_match "^intr_sum [0-9]+$" "$got" "sample ${arg:-default}: intr_sum"
+done
