@@ -114,8 +114,6 @@ cli_garbage_usage() {
 	for r in - -- 1- -1 3-1 1--2 1-2-3 '1 -2' 0-8191,1 "$G_LONGNUM-1"; do
 		expect 2 irq show "$r"
 	done
-	expect 2 irq show 0-8191 9000
-	expect 2 irq show 0-4294967295 1
 	expect 2 cpu show total 1
 	expect 2 cpu show totally
 	expect 2 cpu show 4294967295
@@ -152,9 +150,11 @@ cli_garbage_usage() {
 	done
 	for v in 1.5 0.5ms 1x 1e3 1ms5; do
 		expect 2 monitor delay "$v"
+		expect 2 monitor interval "$v"
 		expect 2 config set interval "$v"
+		expect 2 config set min-interval "$v"
 	done
-	expect 2 monitor delay 3601s	# config's interval: the kernel judges
+	expect 2 monitor delay 3601s	# at most 1h (config's interval: the kernel judges)
 	expect 2 monitor delay 2h
 	expect 2 config set interval 4294968s
 	expect 2 config set interval 4294967296ms
@@ -174,7 +174,8 @@ cli_garbage_usage() {
 		 "top -d 86401:at most 24h" \
 		 "config set interval 4294967296:at most 4294967295ms" \
 		 "config set batch 4294967296:at most 4294967295" \
-		 "config set keyframe 18446744073709551616:at most 4294967295" \
+		 "config set min-interval 4294967296:at most 4294967295ms" \
+		 "config set max-subscriptions 4294967296:at most 4294967295" \
 		 "cpu show 2147483648:at most 2147483647" \
 		 "irq show 4294967296:0 to 4294967295"; do
 		# shellcheck disable=SC2086  # the words of the command line
@@ -232,7 +233,8 @@ cli_garbage_usage() {
 	for v in '' -1 abc 0x10 4294967296 18446744073709551616 "$G_LONGNUM"; do
 		expect 2 config set interval "$v"
 		expect 2 config set batch "$v"
-		expect 2 config set keyframe "$v"
+		expect 2 config set min-interval "$v"
+		expect 2 config set max-subscriptions "$v"
 	done
 	for v in '' ',' none cpu,none 'cpu irq' ',,' "$G_LONG" "$G_BIN" CPU; do
 		expect 2 config set sections "$v"
@@ -240,6 +242,12 @@ cli_garbage_usage() {
 	# "o" is ambiguous (on, off); "of" is off, as every keyword abbreviates
 	for v in '' yes 1 ON o "$G_BIN"; do
 		expect 2 config set percpu "$v"
+		expect 2 config set netns "$v"
+		expect 2 monitor percpu "$v"
+	done
+	# settings that are gone with protocol 4 (keyframes, own streams)
+	for w in keyframe max-streams max-members-user max-members-net; do
+		expect 2 config set "$w" 1
 	done
 	expect 2 config set
 	expect 2 config set interval
@@ -287,16 +295,17 @@ cli_garbage_kernel() {
 	expect 1 irq show 4294967295
 	expect 1 -j irq show 4294967295 percpu
 	expect 1 config set interval 9
-	expect 1 config set interval 3600001
+	expect 1 config set interval 60001
 	expect 1 config set interval 4294967295
 	expect 1 config set batch 0
 	expect 1 config set batch 65
-	expect 1 config set keyframe 0
-	expect 1 config set keyframe 3601
 	expect 1 config set interval 9 batch 1
 	# A unit reaches the kernel as milliseconds: it judges the range.
 	expect 1 config set interval 9ms
-	expect 1 config set interval 3601s
+	expect 1 config set interval 61s
+	# A subscription's interval too (the monitor stops at the refusal).
+	expect 1 monitor interval 9 count 1
+	expect 1 monitor interval 61s count 1
 	expect_batch $'config set interval 9\n'
 	expect_batch $'cpu show total\nirq show 999999\n'
 }
