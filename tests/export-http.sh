@@ -146,19 +146,26 @@ r1=$(metric kstat_exporter_renders_total "$p1") r2=$(metric kstat_exporter_rende
 t_log "between two scrapes 1 s apart: $((s2 - s1)) samples, $((r2 - r1)) renders"
 ((s2 - s1 >= 3)) || t_fail "only $((s2 - s1)) samples in 1 s at 100 ms"
 assert_eq 1 "$((r2 - r1))" "renders between two scrapes (the second scrape's own)"
-"$KSTAT" config set interval 3000 batch 1
-slow() { [[ $(metric kstat_exporter_interval_seconds "$(fetch)") == 3.000 ]]; }
-wait_until 10 slow
+# Two scrapes of one sample: a second exporter of its own subscription
+# at 3 s (the admin's config no longer sets an exporter's interval once
+# it runs: it subscribes with its own).
+SLOW=http://127.0.0.1:$((PORT + 1))/metrics
+"$KSTAT" export prometheus --listen "127.0.0.1:$((PORT + 1))" --interval 3s 2>"$TMPDIR/slow.err" &
+slow_pid=$!
+t_cleanup t_kill $slow_pid
+slow_up() { grep -qx 'kstat_exporter_up 1' <<<"$(curl -sS --max-time 10 "$SLOW" 2>/dev/null)"; }
+wait_until 20 slow_up
+assert_eq 3.000 "$(metric kstat_exporter_interval_seconds "$(curl -sS --max-time 10 "$SLOW")")" "the second exporter's interval"
 for try in 1 2 3; do
-	p1=$(fetch)
-	p2=$(fetch)
+	p1=$(curl -sS --max-time 10 "$SLOW")
+	p2=$(curl -sS --max-time 10 "$SLOW")
 	[[ $(metric kstat_exporter_last_sample_seq "$p1") == "$(metric kstat_exporter_last_sample_seq "$p2")" ]] && break
 done
 assert_eq "$(metric kstat_exporter_last_sample_seq "$p1")" "$(metric kstat_exporter_last_sample_seq "$p2")" \
 	"sample of two scrapes in a row (3 s interval, try $try)"
 assert_eq "$(metric kstat_exporter_renders_total "$p1")" "$(metric kstat_exporter_renders_total "$p2")" \
 	"renders after two scrapes of one sample"
-"$KSTAT" config set interval 100 batch 1
+t_term "$slow_pid" 5
 
 code() { curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$@"; }
 assert_eq 404 "$(code "http://127.0.0.1:$PORT/")" "status of /"
