@@ -43,6 +43,9 @@
  *                          do) of the sections WHAT (cpu, irq, softirq,
  *                          all, or a comma list) with FLAGS (1 percpu, 2
  *                          meta), an IRQ range and a CPU range
+ *   nlraw record-do WHAT FILE
+ *                          record the reply of CONFIG_GET (WHAT config)
+ *                          or STATS_GET (WHAT stats)
  *   nlraw record-summary N FILE [SPEC]
  *                          record the messages of N whole samples (all
  *                          their parts, from a first part on): of the
@@ -520,6 +523,30 @@ static int record_dump(int argc, char **argv)
 	return fclose(out) ? 1 : 0;
 }
 
+static int record_do(const char *what, const char *path)
+{
+	struct nlmsghdr *nlh;
+	int n, done = 0;
+	FILE *out;
+
+	if (!strcmp(what, "config"))
+		nlh = kstat_msg_put(buf, KSTAT_CMD_CONFIG_GET, NLM_F_ACK);
+	else if (!strcmp(what, "stats"))
+		nlh = kstat_msg_put(buf, KSTAT_CMD_STATS_GET, NLM_F_ACK);
+	else
+		return 2;
+	nlh->nlmsg_seq = 8;
+	out = fopen(path, "w");
+	if (!out || mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
+		return 1;
+	while (!done) {
+		n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+		if (n < 0 || write_msgs(out, buf, n, &done))
+			return 1;
+	}
+	return fclose(out) ? 1 : 0;
+}
+
 struct part_info {
 	uint32_t part, parts;
 };
@@ -659,6 +686,8 @@ int main(int argc, char **argv)
 		return dump_counts();
 	if (argc >= 5 && argc <= 8 && !strcmp(argv[1], "record-dump"))
 		return record_dump(argc - 2, argv + 2);
+	if (argc == 4 && !strcmp(argv[1], "record-do"))
+		return record_do(argv[2], argv[3]);
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "record-summary"))
 		return record_summary(atoi(argv[2]), argv[3],
 				      argc == 5 ? argv[4] : NULL);
@@ -666,6 +695,7 @@ int main(int argc, char **argv)
 		"fuzz [-n COUNT] [-s SEED] [-t SECONDS] [-d SECONDS] | "
 		"dump-irqs BYTES [DELAY_MS] | dump-counts | "
 		"record-dump WHAT FLAGS FILE [irqs=A-B] [cpus=A-B] [do] | "
+		"record-do config|stats FILE | "
 		"record-summary N FILE [SPEC] | boottime | "
 		"subscribe-storm RATE SECONDS [WORKERS] | "
 		"netns-subscribe N SECONDS [own MS]\n");
