@@ -733,7 +733,7 @@ static void readers_child(const struct reader_spec *specs, int n, int ctl)
 				;
 			if (i == n || now_us(CLOCK_MONOTONIC) - t0 > 15e6) {
 				ready = 1;
-				if (write(ctl, "R\n", 2) != 2)
+				if (write(ctl, i == n ? "R\n" : "R timeout\n", i == n ? 2 : 10) < 0)
 					_exit(1);
 			}
 		}
@@ -748,6 +748,15 @@ static void readers_child(const struct reader_spec *specs, int n, int ctl)
 				if (rs[i].samples < least)
 					least = rs[i].samples;
 			}
+			/* the readers that got nothing, by index, first */
+			for (i = 0; i < n; i++)
+				if (!rs[i].samples) {
+					snprintf(line, sizeof(line), "Z %d %u %u %d\n", i,
+						 specs[i].interval_ms, specs[i].sections,
+						 specs[i].percpu);
+					if (write(ctl, line, strlen(line)) < 0)
+						_exit(1);
+				}
 			snprintf(line, sizeof(line), "D %llu %llu %llu %llu %llu\n",
 				 (unsigned long long)s, (unsigned long long)m,
 				 (unsigned long long)b, (unsigned long long)e,
@@ -806,6 +815,8 @@ static void readers_window(int round, const char *name,
 			exit(1);
 		}
 	}
+	if (n && strcmp(line, "R\n"))
+		printf("# %s: not every reader had a sample after 15 s\n", name);
 	lib_stats(&a);
 	t0 = boottime_ns();
 	sleep(window_s);
@@ -814,8 +825,15 @@ static void readers_window(int round, const char *name,
 	if (n) {
 		unsigned long long v[5];
 
-		if (write(sv[0], "S\n", 2) != 2 || read_line(sv[0], line, sizeof(line)) ||
-		    sscanf(line, "D %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4]) != 5)
+		if (write(sv[0], "S\n", 2) != 2)
+			die("readers' report", -EIO);
+		do {
+			if (read_line(sv[0], line, sizeof(line)))
+				die("readers' report", -EIO);
+			if (line[0] == 'Z')
+				printf("# %s: reader %s", name, line + 2);
+		} while (line[0] == 'Z');
+		if (sscanf(line, "D %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4]) != 5)
 			die("readers' report", -EIO);
 		s = v[0], m = v[1], by = v[2], e = v[3], least = v[4];
 		waitpid(pid, NULL, 0);

@@ -158,7 +158,11 @@ def main():
         f = open(os.path.join(res, "run.txt")).read().split()
         kv = dict(zip(f[1::2], f[2::2]))
         run = {"wall": kv.get("wall"), "date": " ".join(f[f.index("date") + 1:]),
-               "load": (kv.get("load_start"), kv.get("load_end")), "qemu": kv.get("other_qemu")}
+               "load": (kv.get("load_start"), kv.get("load_end")), "qemu": kv.get("other_qemu"),
+               "rc": kv.get("guest_rc", "0")}
+        log = os.path.join(res, "guest.log")
+        run["why"] = [x.strip() for x in open(log) if x.startswith("not ok")] \
+            if os.path.exists(log) else []
 
     def val(name, d=v):
         return d[name][0] if name in d else float("nan")
@@ -190,6 +194,10 @@ def main():
                 f"wall time, boot included; the host's load average was {run['load'][0]} "
                 f"at its start and {run['load'][1]} at its end, with {run['qemu']} other "
                 "QEMU guest(s) running at its start.  " if run else "")
+             + (f"The guest runner failed the run (exit {run['rc']}"
+                + (": " + "; ".join(run["why"]) if run["why"] else "")
+                + "); the figures below are what it measured all the same.  "
+                if run and run["rc"] != "0" else "")
              + "Times are the guest's clock; TCG makes every absolute time several "
              "times the hardware's, and a busy host moves them: only the ratios within "
              f"this run mean something.  Medians of {repeats} runs after warm-up; ± is "

@@ -166,7 +166,7 @@ def readers_section(res, before=None, before_label=""):
         o.append(f"- Nobody reading: {t} ticks, {ns} ns, {s} samples over {len(idle)} windows "
                  f"of {idle[0]['elapsed_ns'] / 1e9:.0f} s.")
     for n in notes:
-        if ": a reader got nothing" in n or "SUBSCRIBE failed" in n:
+        if any(k in n for k in (": a reader got nothing", "SUBSCRIBE failed", "not every reader", ": reader ")):
             o.append(f"- In this run: {n}")
     o.append("")
     return o
@@ -192,9 +192,15 @@ def host_line(res_dir):
     parts = []
     for f in lines:
         kv = dict(zip(f[::2], f[1::2]))
-        parts.append(f"{kv.get('smp', '?')}-CPU guest: {kv.get('wall', '?')} s, host load "
-                     f"average {kv.get('load_start', '?')} at its start and {kv.get('load_end', '?')} "
-                     f"at its end, {kv.get('other_qemu', '?')} other QEMU guest(s) running at its start")
+        line = (f"{kv.get('smp', '?')}-CPU guest: {kv.get('wall', '?')} s, host load "
+                f"average {kv.get('load_start', '?')} at its start and {kv.get('load_end', '?')} "
+                f"at its end, {kv.get('other_qemu', '?')} other QEMU guest(s) running at its start")
+        if kv.get("guest_rc", "0") != "0":
+            log = os.path.join(res_dir, f"guest-{kv.get('smp')}.log")
+            why = [x.strip() for x in open(log) if x.startswith("not ok")] if os.path.exists(log) else []
+            line += (f" (the guest runner failed the run, exit {kv['guest_rc']}"
+                     + (": " + "; ".join(why) if why else "") + ")")
+        parts.append(line)
     return "; ".join(parts)
 
 
