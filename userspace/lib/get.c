@@ -121,6 +121,7 @@ int kstat_get_recv(struct kstat_handle *h, struct kstat_sample **out)
 	int err;
 
 	*out = NULL;
+	h->errmsg[0] = '\0';
 	if (!b) {
 		kstat_set_error(h, "no GET in flight: kstat_get_send() first");
 		return -EINVAL;

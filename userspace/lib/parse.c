@@ -376,6 +376,8 @@ int kstat_build_msg(struct kstat_build *b, const struct nlmsghdr *nlh)
 	const struct nlattr *head, *a;
 	int len, rem, err = kstat_msg_attrs(nlh, &head, &len);
 
+	if (err)
+		return err;
 	kattr_for_each(a, head, len, rem) {
 		if (err)
 			break;

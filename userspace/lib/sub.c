@@ -260,7 +260,7 @@ static int part_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh)
 	uint64_t seq = 0;
 	int len, rem, has_seq = 0, err = kstat_msg_attrs(nlh, &head, &len);
 
-	kattr_for_each(a, head, len, rem) {
+	kattr_for_each(a, err ? NULL : head, err ? 0 : len, rem) {
 		if (err)
 			break;
 		if (kattr_type(a) == KSTAT_A_SEQ) {
@@ -289,10 +289,15 @@ static int part_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh)
 		sub->skipping = 0;
 		if (sub->have_seq && seq < sub->next_seq)
 			return 0;	/* had it, or older */
-		if (sub->have_seq && seq > sub->next_seq)
+		/*
+		 * ENOBUFS comes before what was queued when the kernel
+		 * dropped: the next gap is the overrun's
+		 */
+		if (sub->have_seq && seq > sub->next_seq) {
 			stream_lost(sub, seq - sub->next_seq, sub->overrun ?
 				    KSTAT_LOST_OVERRUN : KSTAT_LOST_GAP);
-		sub->overrun = 0;
+			sub->overrun = 0;
+		}
 		sub->have_seq = 1;
 		sub->next_seq = seq + 1;
 		sub->cur_seq = seq;
@@ -375,7 +380,7 @@ static void family_gone(struct kstat_sub *sub)
 	if (!sub->present)
 		return;
 	sub->present = 0;
-	sub->have_seq = sub->assembling = sub->skipping = 0;
+	sub->have_seq = sub->assembling = sub->skipping = sub->overrun = 0;
 	sub->cfg_pending = sub->get_pending = sub->held_valid = 0;
 	sub->floor_ts = 0;
 	if (sub->ops.family && !sub->dead)
