@@ -1,189 +1,220 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Host unit test of the libkstat 1.0 ABI rules that need no kernel:
- * structs passed with their size are refused below the 1.0 size
- * (-EINVAL) and above the library's when the unknown tail is not zero
- * (-E2BIG), a zero tail is fine, and each refusal says why in
- * kstat_last_error(); struct kstat_filter is read with the size it
- * carries and no further; kstat_open()'s failure keeps its text
- * (kstat_open_error(), thread-local) though the handle is gone.
- * (Arrays of struct kstat_cputime at the caller's stride: test_fixtures.)
+ * libkstat 2's ABI rules that need no kernel (libkstat.h, "ABI"): a
+ * struct passed with its size is refused below the 2.0 size (-EINVAL)
+ * and above the library's when the part it does not know is set
+ * (-E2BIG), a zero tail is fine, and each refusal says why; structs the
+ * library fills are filled to the caller's size.  The version rule:
+ * modules of protocol 5 and later are read, older ones refused saying
+ * what to install.  And on this host, without the module: kstat_open()
+ * and kstat_subscribe() fail with -ENOENT and say why
+ * (kstat_open_error(), thread-local), kstat_wait_family() times out, and
+ * a subscription with KSTAT_SUB_WAIT starts and waits.
  */
 #include <errno.h>
-#include <stddef.h>
-#include <string.h>
+#include <stdlib.h>
 
-#include "libkstat.h"
-#include "internal.h"
 #include "unit.h"
+#include "fake_kernel.h"
 
-static void on_sample(const struct kstat_sample *s, void *arg)
+static void nop_sample(const struct kstat_sample *s, void *arg)
 {
 	(void)s;
 	(void)arg;
 }
 
-static void on_lost(uint64_t lost, enum kstat_lost_reason why, void *arg)
+static void test_versions(void)
 {
-	(void)lost;
-	(void)why;
-	(void)arg;
+	char text[256] = "";
+
+	CHECK(kstat_version_text(5, text, sizeof(text)) == 0 &&
+	      kstat_version_text(6, text, sizeof(text)) == 0 &&
+	      kstat_version_text(100, text, sizeof(text)) == 0,
+	      "protocol 5, 6 and 100: read (later ones only add)");
+	CHECK(kstat_version_text(4, text, sizeof(text)) == -EPROTO &&
+	      strstr(text, "version 4") && strstr(text, "install"),
+	      "protocol 4: -EPROTO, \"%s\"", text);
+	CHECK(kstat_version_text(0, text, sizeof(text)) == -EPROTO,
+	      "no version at all: -EPROTO");
 }
 
-/* A module of another wire format is refused, saying what to install. */
-static void test_version_check(void)
-{
-	struct kstat_handle *h = kstat_handle_alloc_offline();
-	char older[64], newer[32];
-	int err;
-
-	snprintf(older, sizeof(older), "protocol version %d, this libkstat version %d",
-		 KSTAT_FAMILY_VERSION - 1, KSTAT_FAMILY_VERSION);
-	snprintf(newer, sizeof(newer), "protocol version %d",
-		 KSTAT_FAMILY_VERSION + 1);
-	CHECK(kstat_version_check(h, KSTAT_FAMILY_VERSION) == 0,
-	      "the module's version is the library's: accepted");
-	err = kstat_version_check(h, KSTAT_FAMILY_VERSION - 1);
-	CHECK(err == -EPROTO && strstr(kstat_last_error(h), older) &&
-	      strstr(kstat_last_error(h), "install"),
-	      "an older module: -EPROTO, \"%s\"", kstat_last_error(h));
-	err = kstat_version_check(h, KSTAT_FAMILY_VERSION + 1);
-	CHECK(err == -EPROTO && strstr(kstat_last_error(h), newer),
-	      "a newer module: -EPROTO, \"%s\"", kstat_last_error(h));
-	kstat_close(h);
-}
-
-/* The refusals of a bad size, each with its text, on a socketless handle. */
-static void test_size_errors(void)
-{
-	struct kstat_handle *h = kstat_handle_alloc_offline();
-	static const struct kstat_sub_ops ops = { .sample = on_sample,
-						  .lost = on_lost };
-	struct kstat_filter f = KSTAT_FILTER_INIT;
-	struct kstat_cpu_list *cl = (void *)1;
-	struct kstat_irq_list *il = (void *)1;
-	struct kstat_softirq_list *sl = (void *)1;
-	struct kstat_sub *sub = NULL;
-	struct kstat_cputime c;
-	struct kstat_stats st;
-	int err;
-
-	err = kstat_cpu_get_sz(h, -1, &c, KSTAT_CPUTIME_SIZE_1_0 - 8);
-	CHECK(err == -EINVAL && strstr(kstat_last_error(h), "sizeof(struct kstat_cputime)"),
-	      "cputime below the 1.0 size: -EINVAL, \"%s\"", kstat_last_error(h));
-	err = kstat_cpu_list_get_sz(h, &cl, KSTAT_CPUTIME_SIZE_1_0 + 4);
-	CHECK(err == -EINVAL && !cl && strstr(kstat_last_error(h), "multiple of 8"),
-	      "cputime stride not a multiple of 8: -EINVAL, no list, \"%s\"",
-	      kstat_last_error(h));
-	err = kstat_subscribe_sz(h, &ops, sizeof(ops), 8, NULL, 0, &sub);
-	CHECK(err == -EINVAL && !sub && strstr(kstat_last_error(h), "kstat_cputime"),
-	      "subscribe with a bad cputime size: -EINVAL, \"%s\"",
-	      kstat_last_error(h));
-
-	f.size = 0;	/* a filter not started from KSTAT_FILTER_INIT */
-	err = kstat_irq_list_get(h, &f, &il);
-	CHECK(err == -EINVAL && !il && strstr(kstat_last_error(h), "KSTAT_FILTER_INIT"),
-	      "filter without its size: -EINVAL, \"%s\"", kstat_last_error(h));
-	err = kstat_softirq_get(h, &f, &sl);
-	CHECK(err == -EINVAL && !sl, "softirq: the same filter refused (%d)", err);
-
-	err = kstat_stats_get_sz(h, &st, KSTAT_STATS_SIZE_1_0 - 8);
-	CHECK(err == -EINVAL && strstr(kstat_last_error(h), "sizeof(struct kstat_stats)"),
-	      "stats below the 1.0 size: -EINVAL, \"%s\"", kstat_last_error(h));
-	kstat_close(h);
-}
-
-/*
- * struct kstat_filter carries its size.  A program built against a newer
- * header (a bigger filter) works when the fields this library does not
- * know are 0, and is refused when they are set; one built against the
- * 1.0 header is read up to its size and no further.
- */
-static void test_filter_sizes(void)
+/* Queries on a handle whose fake kernel answers every GET with nothing. */
+static void test_query_sizes(void)
 {
 	struct {
-		struct kstat_filter f;
+		struct kstat_query q;
 		uint64_t newer;
-	} big = { KSTAT_FILTER_INIT, 0 };
-	union {
-		struct kstat_filter f;
-		unsigned char bytes[KSTAT_FILTER_SIZE_1_0 + 32];
-	} old;
-	struct kstat_filter in;
-	int err;
+	} big = { KSTAT_QUERY_INIT, 0 };
+	struct kstat_query q = KSTAT_QUERY_INIT;
+	struct kstat_handle *h;
+	struct kstat_sample *s;
+	struct fake k;
+	struct req r[4];
+	struct msg m;
+	int err, n;
 
-	CHECK(sizeof(struct kstat_filter) >= KSTAT_FILTER_SIZE_1_0 &&
-	      offsetof(struct kstat_filter, size) == 0,
-	      "struct kstat_filter: size first, %zu bytes (1.0: %zu)",
-	      sizeof(struct kstat_filter), KSTAT_FILTER_SIZE_1_0);
-
-	big.f.size = sizeof(big);
-	big.f.flags = KSTAT_F_META;
-	err = kstat_filter_take(NULL, &big.f, &in);
-	CHECK(err == 0 && in.flags == KSTAT_F_META && in.size == sizeof(in),
-	      "a newer, larger filter with its new field 0: taken (%d)", err);
+	if (fake_open(&k) || kstat_open_peer(&h, NETLINK_USERSOCK, k.port,
+					     FAMILY, &k.peer))
+		exit(1);
+	q.size = KSTAT_QUERY_SIZE_2_0 - 1;
+	err = kstat_get_send(h, &q);
+	CHECK(err == -EINVAL && strstr(kstat_last_error(h), "KSTAT_QUERY_INIT"),
+	      "a query below the 2.0 size: -EINVAL, \"%s\"", kstat_last_error(h));
+	big.q.size = sizeof(big);
 	big.newer = 1;
-	err = kstat_filter_take(NULL, &big.f, &in);
-	CHECK(err == -E2BIG, "a newer filter with its new field set: -E2BIG (%d)", err);
+	err = kstat_get_send(h, &big.q);
+	CHECK(err == -E2BIG && strstr(kstat_last_error(h), "does not know"),
+	      "a newer query with its new field set: -E2BIG, \"%s\"", kstat_last_error(h));
+	q = (struct kstat_query)KSTAT_QUERY_INIT;
+	q.irq_first = (int64_t)UINT32_MAX + 1;
+	CHECK(kstat_get_send(h, &q) == -EINVAL, "an IRQ past 2^32 - 1: -EINVAL");
+	q = (struct kstat_query)KSTAT_QUERY_INIT;
+	q.nr_irqs = 20000;
+	q.irqs = calloc(q.nr_irqs, 4);
+	err = kstat_get_send(h, &q);
+	CHECK(err == -ERANGE && strstr(kstat_last_error(h), "at most"),
+	      "an IRQ list too long for one attribute: -ERANGE, \"%s\"",
+	      kstat_last_error(h));
+	free((void *)q.irqs);
+	CHECK(fake_requests(&k, r, 4) == 0, "none of them sent");
 
-	/* The 1.0 filter, then bytes that are not the caller's: not read. */
-	memset(&old, 0xa5, sizeof(old));
-	old.f = (struct kstat_filter)KSTAT_FILTER_INIT;
-	old.f.size = KSTAT_FILTER_SIZE_1_0;
-	old.f.cpu_last = 3;
-	memset(old.bytes + KSTAT_FILTER_SIZE_1_0, 0xa5,
-	       sizeof(old) - KSTAT_FILTER_SIZE_1_0);
-	err = kstat_filter_take(NULL, &old.f, &in);
-	CHECK(err == 0 && in.cpu_last == 3 && in.irq_first == -1,
-	      "a 1.0-sized filter: taken, nothing read past its size (%d)", err);
-	err = kstat_filter_take(NULL, NULL, &in);
-	CHECK(err == 0 && in.cpu_first == -1 && in.flags == 0,
-	      "no filter: the kernel's defaults (%d)", err);
+	big.newer = 0;
+	big.q.sections = KSTAT_SECTION_CPU;
+	err = kstat_get_send(h, &big.q);
+	n = fake_requests(&k, r, 4);
+	CHECK(!err && n == 1 && req_u32(&r[0], 0, KSTAT_A_SECTIONS) == KSTAT_SECTION_CPU,
+	      "a newer query with its new field 0: sent (%d)", err);
+	done_msg(&m, 0, NULL);
+	fake_send(&k, &m, n ? r[0].seq : 0);
+	err = kstat_get_recv(h, &s);
+	CHECK(!err && s && s->size == sizeof(*s) && s->nr_irqs == 0 &&
+	      s->cputime_size == sizeof(struct kstat_cputime) &&
+	      s->irq_size == sizeof(struct kstat_irq) &&
+	      s->softirq_size == sizeof(struct kstat_softirq) &&
+	      s->arch_size == sizeof(struct kstat_arch),
+	      "a sample carries the library's sizes");
+	kstat_sample_free(s);
+	kstat_close(h);
+	close(k.fd);
 }
 
-int main(void)
+/* Structs the library fills or reads with the caller's size. */
+static void test_struct_sizes(void)
+{
+	struct {
+		struct kstat_config c;
+		uint32_t newer;
+	} cfg = { { 0 }, 1 };
+	struct kstat_stats st;
+	struct kstat_limits l = { 0 };
+	struct kstat_handle *h;
+	struct fake k;
+	int err;
+
+	if (fake_open(&k) || kstat_open_peer(&h, NETLINK_USERSOCK, k.port,
+					     FAMILY, &k.peer))
+		exit(1);
+	err = kstat_config_set_sz(h, &cfg.c, sizeof(cfg), KSTAT_CONFIG_BATCH);
+	CHECK(err == -E2BIG && strstr(kstat_last_error(h), "kstat_config"),
+	      "config with an unknown field set: -E2BIG, \"%s\"", kstat_last_error(h));
+	err = kstat_config_set_sz(h, &cfg.c, KSTAT_CONFIG_SIZE_2_0 - 1,
+				  KSTAT_CONFIG_BATCH);
+	CHECK(err == -EINVAL && strstr(kstat_last_error(h), "too small"),
+	      "config below the 2.0 size: -EINVAL, \"%s\"", kstat_last_error(h));
+	err = kstat_config_get_sz(h, &cfg.c, 8);
+	CHECK(err == -EINVAL, "config get into 8 bytes: -EINVAL");
+	err = kstat_stats_get_sz(h, &st, KSTAT_STATS_SIZE_2_0 - 4);
+	CHECK(err == -EINVAL && strstr(kstat_last_error(h), "kstat_stats"),
+	      "stats below the 2.0 size: -EINVAL, \"%s\"", kstat_last_error(h));
+	err = kstat_limits_set_sz(h, &l, 4, KSTAT_LIMITS_MIN_INTERVAL);
+	CHECK(err == -EINVAL, "limits below the 2.0 size: -EINVAL");
+	CHECK(KSTAT_CONFIG_SIZE_2_0 == sizeof(struct kstat_config) &&
+	      KSTAT_QUERY_SIZE_2_0 == sizeof(struct kstat_query) &&
+	      KSTAT_SUB_OPS_SIZE_2_0 == sizeof(struct kstat_sub_ops),
+	      "today's structs are the 2.0 ones (query %zu bytes)",
+	      sizeof(struct kstat_query));
+	kstat_close(h);
+	close(k.fd);
+}
+
+static void test_sub_sizes(void)
 {
 	struct {
 		struct kstat_sub_ops ops;
 		void (*newer)(void);
-	} big = { .ops = { .sample = on_sample, .lost = on_lost } };
-	struct {
-		struct kstat_config cfg;
-		uint32_t newer;
-	} cfg = { { 0 }, 1 };
-	struct kstat_stats st;
-	struct kstat_handle *h = NULL;
+	} big = { .ops = { .sample = nop_sample } };
+	struct kstat_sub_opts o = KSTAT_SUB_OPTS_INIT;
 	struct kstat_sub *sub = NULL;
 	int err;
 
-	test_version_check();
-	big.newer = (void (*)(void))on_sample;
-	err = kstat_subscribe_sz(NULL, &big.ops, sizeof(big),
-				 sizeof(struct kstat_cputime), NULL, 0, &sub);
-	CHECK(err == -E2BIG && !sub, "ops with an unknown callback: -E2BIG (%d)", err);
-	err = kstat_subscribe_sz(NULL, &big.ops, sizeof(void (*)(void)),
-				 sizeof(struct kstat_cputime), NULL, 0, &sub);
-	CHECK(err == -EINVAL && !sub, "ops without lost: -EINVAL (%d)", err);
-	err = kstat_config_set_sz(NULL, &cfg.cfg, sizeof(cfg), KSTAT_CONFIG_BATCH);
-	CHECK(err == -E2BIG, "config with an unknown non-zero field: -E2BIG (%d)", err);
-	err = kstat_config_set_sz(NULL, &cfg.cfg, KSTAT_CONFIG_SIZE_1_0 - 1,
-				  KSTAT_CONFIG_BATCH);
-	CHECK(err == -EINVAL, "config below the 1.0 size: -EINVAL (%d)", err);
-	err = kstat_stats_get_sz(NULL, &st, KSTAT_STATS_SIZE_1_0 - 4);
-	CHECK(err == -EINVAL, "stats below the 1.0 size: -EINVAL (%d)", err);
+	big.newer = (void (*)(void))nop_sample;
+	err = kstat_subscribe_sz(&big.ops, sizeof(big), NULL, NULL, &sub);
+	CHECK(err == -E2BIG && !sub && strstr(kstat_open_error(), "does not know"),
+	      "ops with a callback this libkstat does not know: -E2BIG, \"%s\"",
+	      kstat_open_error());
+	err = kstat_subscribe_sz(&big.ops, sizeof(void (*)(void)), NULL, NULL, &sub);
+	CHECK(err == -EINVAL && !sub, "ops below the 2.0 size: -EINVAL (%d)", err);
+	big.ops.sample = NULL;
+	err = kstat_subscribe_sz(&big.ops, sizeof(big.ops), NULL, NULL, &sub);
+	CHECK(err == -EINVAL && strstr(kstat_open_error(), "no sample callback"),
+	      "no sample callback: -EINVAL, \"%s\"", kstat_open_error());
+	big.ops.sample = nop_sample;
+	o.fields = KSTAT_CONFIG_BATCH;
+	err = kstat_subscribe(&big.ops, &o, NULL, &sub);
+	CHECK(err == -EINVAL && !sub, "a subscription's batch: -EINVAL, \"%s\"",
+	      kstat_open_error());
+	o.fields = 0;
+	o.flags = 1 << 7;
+	CHECK(kstat_subscribe(&big.ops, &o, NULL, &sub) == -EINVAL,
+	      "unknown flags: -EINVAL");
+	o.flags = 0;
+	o.size = 8;
+	CHECK(kstat_subscribe(&big.ops, &o, NULL, &sub) == -EINVAL,
+	      "options below the 2.0 size: -EINVAL");
+}
 
-	test_size_errors();
-	test_filter_sizes();
+/* This host has no kstat module: what the calls say. */
+static void test_no_module(void)
+{
+	static const struct kstat_sub_ops ops = { .sample = nop_sample };
+	struct kstat_sub_opts o = KSTAT_SUB_OPTS_INIT;
+	struct kstat_handle *h = NULL;
+	struct kstat_sub *sub = NULL;
+	int err = kstat_open(&h);
 
-	/* No module on the build host: the open fails, and says why. */
-	err = kstat_open(&h);
 	if (err == 0) {
-		CHECK(kstat_open_error()[0] == '\0', "open: no error text after a success");
+		CHECK(!kstat_open_error()[0] && kstat_family_version(h) >= 5,
+		      "the module is loaded here: open works, no error text");
 		kstat_close(h);
-	} else {
-		CHECK(!h && kstat_open_error()[0],
-		      "open failed (%d) and kept its text: \"%s\"", err,
-		      kstat_open_error());
+		return;
 	}
+	CHECK(err == -ENOENT && !h && strstr(kstat_open_error(), "not loaded"),
+	      "open without the module: -ENOENT, \"%s\"", kstat_open_error());
+	err = kstat_subscribe(&ops, NULL, NULL, &sub);
+	CHECK(err == -ENOENT && !sub && strstr(kstat_open_error(), "not loaded"),
+	      "subscribe without the module: -ENOENT, \"%s\"", kstat_open_error());
+	err = kstat_wait_family(50);
+	CHECK(err == -ETIMEDOUT && strstr(kstat_open_error(), "50 ms"),
+	      "kstat_wait_family(50): -ETIMEDOUT, \"%s\"", kstat_open_error());
+	o.flags = KSTAT_SUB_WAIT;
+	err = kstat_subscribe(&ops, &o, NULL, &sub);
+	CHECK(!err && sub && kstat_sub_fd(sub) >= 0 && !kstat_open_error()[0] &&
+	      kstat_sub_dispatch(sub) == 0 && kstat_sub_rcvbuf(sub) > 0,
+	      "KSTAT_SUB_WAIT: subscribed, waiting (%d)", err);
+	kstat_unsubscribe(sub);
+}
+
+int main(void)
+{
+	test_versions();
+	test_query_sizes();
+	test_struct_sizes();
+	test_sub_sizes();
+	test_no_module();
+	CHECK(!strcmp(kstat_lost_reason_name(KSTAT_LOST_PARTIAL), "partial") &&
+	      !strcmp(kstat_lost_reason_name(99), "unknown") &&
+	      !strcmp(kstat_cputime_name(KSTAT_CPUTIME_GUEST_NICE), "guest_nice") &&
+	      !kstat_cputime_name(KSTAT_CPUTIME_NR),
+	      "names of loss reasons and CPU time fields");
 	return unit_exit();
 }

@@ -4,7 +4,7 @@
 # files the README lists (CLI, library, headers, libkstat.pc, man pages,
 # bash completion, systemd unit, modules-load.d snippet, module), for
 # PREFIX=/usr and /usr/local; the library exports only versioned kstat_*
-# symbols (nodes KSTAT_1 and KSTAT_1.1, no kstat_parse_*); the installed CLI runs against the installed library;
+# symbols (node KSTAT_2, nothing internal); the installed CLI runs against the installed library;
 # `pkg-config libkstat` works against the DESTDIR tree and a program built
 # with its flags links and runs, dynamically and statically; and `make
 # uninstall` removes every file it installed.
@@ -36,7 +36,7 @@ read -r kver version <<<"$vars"
 expected() {
 	local p=${1#/}
 	printf '%s\n' "$p/bin/kstat" "$p/bin/kstat-exporter" "$p/bin/kstat-top" \
-		"$p/lib/libkstat.so.1" "$p/lib/libkstat.so" \
+		"$p/lib/libkstat.so.2" "$p/lib/libkstat.so" \
 		"$p/lib/libkstat.a" "$p/lib/pkgconfig/libkstat.pc" \
 		"$p/include/kstat/libkstat.h" "$p/include/kstat/linux/kstat.h" \
 		"$p/share/man/man8/kstat.8" "$p/share/man/man3/libkstat.3" \
@@ -49,11 +49,11 @@ expected() {
 
 man3_links() {	# P: a .so page per public function and macro
 	local f
-	for f in $(nm -D --defined-only userspace/lib/libkstat.so.1 |
+	for f in $(nm -D --defined-only userspace/lib/libkstat.so.2 |
 		   awk '$3 ~ /^kstat_/ { sub(/@.*/, "", $3); print $3 }') \
 		 kstat_config_get kstat_config_set kstat_stats_get kstat_subscribe \
-		 kstat_cpu_get kstat_cpu_list_get kstat_subscribe_opts \
-		 kstat_limits_get kstat_limits_set kstat_stream_list_get; do
+		 kstat_limits_get kstat_limits_set kstat_sample_cpu kstat_sample_irq \
+		 kstat_sample_arch kstat_sample_softirq; do
 		echo "$1/share/man/man3/$f.3"
 	done
 }
@@ -100,8 +100,8 @@ for prefix in /usr /usr/local; do
 		sh -c "for f in kstat_open kstat_subscribe kstat_sub_rcvbuf kstat_stats_get_sz; do
 			 LC_ALL=C.UTF-8 MANWIDTH=80 man -M '$p/share/man' 3 \$f 2>/dev/null |
 			 grep -q 'kstat_open_error' || exit 1; done"
-	check "libkstat.so is a link to libkstat.so.1" \
-		test "$(readlink "$p/lib/libkstat.so")" = libkstat.so.1
+	check "libkstat.so is a link to libkstat.so.2" \
+		test "$(readlink "$p/lib/libkstat.so")" = libkstat.so.2
 	check "the man pages, the completion and the modules-load.d snippet are the tree's" \
 		sh -c "cmp docs/man/kstat.8 '$p/share/man/man8/kstat.8' &&
 		       cmp docs/man/libkstat.3 '$p/share/man/man3/libkstat.3' &&
@@ -129,9 +129,9 @@ for prefix in /usr /usr/local; do
 	# shellcheck disable=SC2086  # pkg-config's flags are words
 	check "a program builds and links with pkg-config's flags" \
 		cc -Wall -Werror -o "$tmp/prog" "$tmp/prog.c" $flags
-	check "it runs against the installed libkstat.so.1" \
+	check "it runs against the installed libkstat.so.2" \
 		sh -c "LD_LIBRARY_PATH='$p/lib' '$tmp/prog' | grep -qx user &&
-		       LD_LIBRARY_PATH='$p/lib' ldd '$tmp/prog' | grep -q '$p/lib/libkstat.so.1'"
+		       LD_LIBRARY_PATH='$p/lib' ldd '$tmp/prog' | grep -q '$p/lib/libkstat.so.2'"
 	# shellcheck disable=SC2046
 	check "a program links libkstat.a statically (libnl from --static --libs)" \
 		sh -c "cc -Wall -Werror -o '$tmp/prog-static' '$tmp/prog.c' $(pc --cflags libkstat) \
@@ -140,16 +140,16 @@ for prefix in /usr /usr/local; do
 		       ! ldd '$tmp/prog-static' | grep -q libkstat"
 
 	if [[ $prefix == /usr ]]; then
-		check "SONAME is libkstat.so.1" \
-			sh -c "readelf -d '$p/lib/libkstat.so.1' | grep -q 'SONAME.*libkstat.so.1'"
-		# 1.0's node, the streams' and 1.2's (the map was reset before 1.0)
-		check "every exported symbol is kstat_* in KSTAT_1, KSTAT_1.1 or KSTAT_1.2" \
-			sh -c "! nm -D --defined-only '$p/lib/libkstat.so.1' | awk '\$3 !~ /^KSTAT_1(\\.[12])?\$/' | grep -Ev ' kstat_[a-z_]*@@KSTAT_1(\\.[12])?\$'"
-		check "no test-only export (kstat_parse_*)" \
-			sh -c "! nm -D --defined-only '$p/lib/libkstat.so.1' | grep -q ' kstat_parse_'"
+		check "SONAME is libkstat.so.2" \
+			sh -c "readelf -d '$p/lib/libkstat.so.2' | grep -q 'SONAME.*libkstat.so.2'"
+		# libkstat 2's one node (protocol 5 broke the ABI: a new soname)
+		check "every exported symbol is kstat_* in KSTAT_2" \
+			sh -c "! nm -D --defined-only '$p/lib/libkstat.so.2' | awk '\$3 != \"KSTAT_2\"' | grep -Ev ' kstat_[a-z_]*@@KSTAT_2\$'"
+		check "no test-only export (kstat_build_*, kstat_sub_feed)" \
+			sh -c "! nm -D --defined-only '$p/lib/libkstat.so.2' | grep -qE ' kstat_(build_|sub_feed|sub_alloc|open_peer)'"
 		check "structs go with their size (kstat_subscribe_sz, kstat_stats_get_sz)" \
-			sh -c "nm -D --defined-only '$p/lib/libkstat.so.1' | grep -q ' kstat_subscribe_sz@@KSTAT_1\$' &&
-			       nm -D --defined-only '$p/lib/libkstat.so.1' | grep -q ' kstat_stats_get_sz@@KSTAT_1\$'"
+			sh -c "nm -D --defined-only '$p/lib/libkstat.so.2' | grep -q ' kstat_subscribe_sz@@KSTAT_2\$' &&
+			       nm -D --defined-only '$p/lib/libkstat.so.2' | grep -q ' kstat_stats_get_sz@@KSTAT_2\$'"
 		check "installed CLI runs with the installed library and says $version" \
 			sh -c "test \"\$(LD_LIBRARY_PATH='$p/lib' '$p/bin/kstat' -V)\" = 'kstat $version'"
 		check "the installed kstat runs the installed kstat-exporter" \

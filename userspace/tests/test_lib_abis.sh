@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Host unit test: libkstat's sources compile for i386 (-m32) and x32
-# (-mx32), warnings as errors (make -C userspace lib-abis).  The frozen
-# 1.0 structs were 64-bit numbers once, and the kstat_filter layout check
-# failed on both; they are struct copies now, which hold on every ABI.
+# (-mx32), warnings as errors (make -C userspace lib-abis): size_t and
+# pointers are 32-bit there, and the 2.0 sizes of the structs passed with
+# their size (internal.h) are ends of members, right on every ABI.
 # Compile-only: libnl's 32-bit libraries are not needed.
 set -u
 cd "$(dirname "$0")/.." || exit 1
