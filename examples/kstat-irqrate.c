@@ -2,17 +2,17 @@
 /*
  * kstat-irqrate: a small daemon built on libkstat.
  *
- * It subscribes to the kernel's periodic summaries and prints, for every
- * sampling interval, the N IRQs that fired most, in interrupts per second.
- * No /proc is read and nothing is polled: the kernel samples once for all
- * subscribers and the library hands us complete, absolute counters.
+ * It subscribes to the kernel's periodic samples and prints, for every
+ * interval, the N IRQs that fired most, in interrupts per second.  No
+ * /proc is read and nothing is polled: the kernel reads the counters once
+ * for all subscribers, and every sample carries absolute 64-bit counts.
  *
  * One epoll set waits for the subscription's socket and for a signalfd, so
  * SIGINT and SIGTERM end the loop between two dispatches: there is no
  * signal handler, and no race between checking a flag and going to sleep.
  *
  * Build:  cc -o kstat-irqrate kstat-irqrate.c $(pkg-config --cflags --libs libkstat)
- * Usage:  kstat-irqrate [-n TOP] [-c COUNT] [-b RCVBUF]
+ * Usage:  kstat-irqrate [-n TOP] [-c COUNT] [-b RCVBUF] [-i MS] [-w]
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -37,9 +37,7 @@ struct rate {
 struct irqrate {
 	unsigned int top;	/* -n: IRQs per interval */
 	unsigned long count;	/* -c: intervals to print, 0 = forever */
-	int rcvbuf;		/* -b: socket buffer bytes, 0 = library default */
 	unsigned long printed;
-	int resync;		/* samples were lost: restart the baseline */
 	int done, failed;	/* stop: -c reached or a signal; an error */
 
 	/* The previous sample: its time and every IRQ's count. */
@@ -60,8 +58,8 @@ static int take_baseline(struct irqrate *r, const struct kstat_sample *s)
 	size_t i, max = 0;
 
 	for (i = 0; i < s->nr_irqs; i++)
-		if (s->irqs[i].irq >= max)
-			max = s->irqs[i].irq + 1;
+		if (kstat_sample_irq(s, i)->irq >= max)
+			max = kstat_sample_irq(s, i)->irq + 1;
 	if (max > r->nr_base) {
 		uint64_t *b = realloc(r->base, max * sizeof(*b));
 		struct rate *q = realloc(r->rates, max * sizeof(*q));
@@ -77,7 +75,7 @@ static int take_baseline(struct irqrate *r, const struct kstat_sample *s)
 	for (i = 0; i < r->nr_base; i++)
 		r->base[i] = NO_COUNT;
 	for (i = 0; i < s->nr_irqs; i++)
-		r->base[s->irqs[i].irq] = s->irqs[i].count;
+		r->base[kstat_sample_irq(s, i)->irq] = kstat_sample_irq(s, i)->count;
 	r->base_ts = s->timestamp_ns;
 	return 0;
 }
@@ -98,7 +96,8 @@ static void print_interval(struct irqrate *r, const struct kstat_sample *s)
 	size_t i, n = 0;
 
 	for (i = 0; i < s->nr_irqs; i++) {
-		const struct kstat_irq *q = &s->irqs[i];
+		/* Array elements grow with the library: step with its macro. */
+		const struct kstat_irq *q = kstat_sample_irq(s, i);
 
 		/*
 		 * Skip IRQs without a baseline: new since the last sample (the
@@ -124,26 +123,23 @@ static void print_interval(struct irqrate *r, const struct kstat_sample *s)
 	r->printed++;
 }
 
-/* libkstat calls this once per complete sample, from kstat_sub_dispatch(). */
+/*
+ * libkstat calls this once per whole sample, from kstat_sub_dispatch().
+ * The first one (from_get) is the state on joining, read by a GET: the
+ * baseline of the first interval.
+ */
 static void on_sample(const struct kstat_sample *s, void *arg)
 {
 	struct irqrate *r = arg;
 
 	if (!(s->sections & KSTAT_SECTION_IRQ)) {
 		fprintf(stderr, "kstat-irqrate: %s\n",
-			"the summaries carry no IRQs (kstat config set sections irq)");
+			"the samples carry no IRQs (kstat config set sections irq, or -i MS)");
 		r->failed = 1;
 		return;
 	}
-	if (r->resync) {
-		/* After a loss the library waits for a keyframe: this one. */
-		print_ts(s->timestamp_ns);
-		printf(" seq %" PRIu64 " resynchronised (keyframe %d)\n",
-		       s->seq, s->keyframe);
-		r->resync = 0;
-	} else if (r->base_ts && s->timestamp_ns > r->base_ts) {
+	if (r->base_ts && s->timestamp_ns > r->base_ts)
 		print_interval(r, s);
-	}
 	if (take_baseline(r, s)) {
 		fprintf(stderr, "kstat-irqrate: out of memory\n");
 		r->failed = 1;
@@ -153,19 +149,23 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 }
 
 /*
- * Samples were lost (a sequence gap, or our socket overflowed).  Nothing
- * more is delivered until a keyframe has rebuilt the state; a rate across
- * the hole would average over an unknown stretch, so start afresh.
+ * Samples were lost (a sequence gap, or our socket overflowed).  Each
+ * sample is whole, so the next interval simply spans the hole: its rate
+ * is still interrupts over time.  Only a reload restarts every count.
  */
 static void on_lost(uint64_t lost, enum kstat_lost_reason why, void *arg)
 {
 	struct irqrate *r = arg;
 
-	/* lost is 0 for an overrun: how many is known at the next sample. */
-	printf("lost %" PRIu64 " samples (%s), waiting for a keyframe\n",
-	       lost, kstat_lost_reason_name(why));
-	r->resync = 1;
-	r->base_ts = 0;
+	printf("lost %" PRIu64 " samples (%s)\n", lost, kstat_lost_reason_name(why));
+	if (why == KSTAT_LOST_RELOAD)
+		r->base_ts = 0;
+}
+
+static void on_family(int present, void *arg)
+{
+	(void)arg;
+	printf("the kstat module %s\n", present ? "is back" : "went away");
 }
 
 /* Wait for samples and signals until done; 0 or -1. */
@@ -203,6 +203,7 @@ static int run(struct irqrate *r, struct kstat_sub *sub, int sfd)
 						strsignal(si.ssi_signo));
 				r->done = 1;
 			} else if (kstat_sub_dispatch(sub) < 0) {
+				/* at most 16 messages a call: epoll comes back */
 				fprintf(stderr, "kstat-irqrate: %s\n",
 					kstat_sub_last_error(sub));
 				r->failed = 1;
@@ -215,14 +216,15 @@ static int run(struct irqrate *r, struct kstat_sub *sub, int sfd)
 
 int main(int argc, char **argv)
 {
-	struct kstat_sub_ops ops = { .sample = on_sample, .lost = on_lost };
+	struct kstat_sub_ops ops = { .sample = on_sample, .lost = on_lost,
+				     .family = on_family };
+	struct kstat_sub_opts opts = KSTAT_SUB_OPTS_INIT;
 	struct irqrate r = { .top = 5 };
-	struct kstat_handle *h;
 	struct kstat_sub *sub;
 	sigset_t mask;
 	int opt, err, sfd;
 
-	while ((opt = getopt(argc, argv, "n:c:b:h")) != -1) {
+	while ((opt = getopt(argc, argv, "n:c:b:i:wh")) != -1) {
 		switch (opt) {
 		case 'n':
 			r.top = strtoul(optarg, NULL, 10);
@@ -231,15 +233,28 @@ int main(int argc, char **argv)
 			r.count = strtoul(optarg, NULL, 10);
 			break;
 		case 'b':
-			r.rcvbuf = atoi(optarg);
+			opts.rcvbuf = atoi(optarg);
+			break;
+		case 'i':
+			/* a subscription of our own: our interval, IRQs only */
+			opts.fields = KSTAT_CONFIG_INTERVAL | KSTAT_CONFIG_SECTIONS |
+				      KSTAT_CONFIG_PERCPU;
+			opts.interval_ms = strtoul(optarg, NULL, 10);
+			opts.sections = KSTAT_SECTION_IRQ;
+			opts.percpu = 0;
+			break;
+		case 'w':
+			opts.flags |= KSTAT_SUB_WAIT;
 			break;
 		default:
 			fprintf(opt == 'h' ? stdout : stderr,
-				"Usage: %s [-n TOP] [-c COUNT] [-b RCVBUF]\n"
+				"Usage: %s [-n TOP] [-c COUNT] [-b RCVBUF] [-i MS] [-w]\n"
 				"Print the TOP IRQs (default 5) by rate every sampling\n"
 				"interval, COUNT times (default: until SIGINT/SIGTERM).\n"
 				"RCVBUF: the socket's receive buffer in bytes (default\n"
-				"4 MiB); too small a buffer loses samples.\n",
+				"4 MiB); too small a buffer loses samples.  -i MS: samples\n"
+				"of our own every MS ms (default: the kstat config's\n"
+				"stream).  -w: wait for the kstat module to be loaded.\n",
 				argv[0]);
 			return opt == 'h' ? 0 : 2;
 		}
@@ -257,25 +272,19 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	err = kstat_open(&h);
+	/* No handle needed: the subscription has its own socket. */
+	err = kstat_subscribe(&ops, &opts, &r, &sub);
 	if (err) {
 		fprintf(stderr, "kstat-irqrate: %s\n", err == -ENOENT ?
-			"the kstat module is not loaded (modprobe kstat)" :
-			strerror(-err));
-		return 1;
-	}
-	err = kstat_subscribe(h, &ops, &r, r.rcvbuf, &sub);
-	if (err) {
-		fprintf(stderr, "kstat-irqrate: cannot subscribe: %s\n",
-			kstat_last_error(h));
-		kstat_close(h);
+			"the kstat module is not loaded (modprobe kstat, or -w)" :
+			kstat_open_error());
+		close(sfd);
 		return 1;
 	}
 
 	err = run(&r, sub, sfd);
 
 	kstat_unsubscribe(sub);
-	kstat_close(h);
 	close(sfd);
 	free(r.base);
 	free(r.rates);
