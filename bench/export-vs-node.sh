@@ -9,9 +9,10 @@
 # EXPORT_NODE_SCRAPES.  The figure is process CPU (utime + stime of
 # /proc/PID/stat, every thread) per scrape, over that one window; the
 # kernel's summaries come every second, so the exporter's share includes
-# receiving the samples of the window.  Run twice: summaries with
-# `percpu off` (kstat exports IRQ totals) and `percpu on` (per-CPU IRQ
-# counts as node_interrupts_total has them).
+# receiving the samples of the window.  The exporter reads a subscription
+# of its own (--interval 1000: every section, a sample a second), as the
+# shipped unit does.  Run twice: `off` (kstat exports IRQ totals) and `on`
+# (--percpu: per-CPU IRQ counts as node_interrupts_total has them).
 #
 # The kstat exporter runs as the shipped unit runs it: uid 65534, no
 # capability (so SO_RCVBUFFORCE fails and the receive buffer is capped at
@@ -89,9 +90,10 @@ ev_series() {
 ev_round() {
 	local percpu=$1 node=0 kpid npid= c0k c0n c1k c1n c2k c2n s0 s1 t0 t1 sk sn
 	local kurl=http://127.0.0.1:$KSTAT_PORT/metrics nurl=http://127.0.0.1:$NODE_PORT/metrics
-	"$KSTAT" config set interval 1000 batch 1 sections all percpu "$percpu"
+	local pflag=()
+	[[ $percpu == off ]] || pflag=(--percpu)
 	"${NOBODY[@]}" "$KSTAT" export prometheus --listen "127.0.0.1:$KSTAT_PORT" \
-		2>"$TMPDIR/kstat-$percpu.err" &
+		--interval 1000 "${pflag[@]}" 2>"$TMPDIR/kstat-$percpu.err" &
 	kpid=$!
 	t_cleanup t_kill "$kpid"
 	[[ " $EXPORT_NODE_ROUNDS " != *" $percpu "* ]] || node=1
@@ -193,5 +195,4 @@ export_vs_node() {
 	for r in $EXPORT_ROUNDS; do
 		ev_round "$r"
 	done
-	"$KSTAT" config set interval 1000 batch 1 sections all percpu off
 }

@@ -79,13 +79,15 @@ def export_section(e, page):
              "--collector.stat --collector.stat.softirq --collector.interrupts`), in the "
              "same boot, both as uid 65534 without capabilities (the shipped unit's "
              "way), each scraped with gzip by its own loop (a scrape, then 3 s, again) "
-             "until node_exporter has had its scrapes; kstat follows the default "
-             "stream, samples every 1 s (`bench/export-vs-node.sh`).  CPU is the "
+             "until node_exporter has had its scrapes; kstat reads a subscription of "
+             "its own, a sample every 1 s (`--interval 1000`, as the shipped unit; "
+             "`bench/export-vs-node.sh`).  CPU is the "
              "process's utime + stime (`/proc/PID/stat`, all threads) over that one "
              "window, divided by the scrapes each got: kstat's includes receiving the "
-             "window's samples (about 3 per scrape).  Run with the default stream's "
-             "`percpu off` (kstat exports IRQ totals) and `percpu on` (per-CPU IRQ "
-             "counts, as node_interrupts_total has them).  Before: protocol 4's run "
+             "window's samples (about 3 per scrape).  Run without per-CPU counts "
+             "(`percpu off`: kstat exports IRQ totals) and with `--percpu` (`percpu "
+             "on`: per-CPU IRQ counts, as node_interrupts_total has them); protocol 4 "
+             "took them from the default stream's config.  Before: protocol 4's run "
              "of the same script, as its page reported it.\n")
     o.append("| summaries | exporter | scrapes | CPU | CPU per scrape | body (gzip) | series | ratio | before |")
     o.append("|---|---|---|---|---|---|---|---|---|")

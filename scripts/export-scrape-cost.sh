@@ -6,7 +6,8 @@
 # scrape every 3 s (gzip, as Prometheus asks) at 1 s samples, for two
 # kstat binaries side by side in one guest: $BASE_KSTAT (default
 # build/export-base/userspace/cli/kstat, e.g. main's: see below) and this
-# tree's.  Both subscribe to the same summaries at once.  Run in a guest
+# tree's.  Both subscribe at once, each to its own 1 s samples (both
+# binaries of protocol 5: --interval, --percpu).  Run in a guest
 # (2800 synthetic IRQs from tests/irqsim), with per-CPU counts off and on:
 #
 #   git archive main userspace include | tar -x -C build/export-base
@@ -30,7 +31,6 @@ EVERY_S=${EVERY_S:-3}
 
 irqsim_load "irqs=$IRQS"
 t_cleanup irqsim_unload
-t_cleanup "$KSTAT" config set interval 1000 batch 1 percpu off
 
 cpu_ns() { local a; read -r a _ < "/proc/$1/schedstat"; echo "$a"; }
 samples() { curl -sS --compressed --max-time 30 "$1" | awk '$1 == "kstat_exporter_samples_total" { print $2 }'; }
@@ -39,12 +39,16 @@ samples() { curl -sS --compressed --max-time 30 "$1" | awk '$1 == "kstat_exporte
 run() {
 	local percpu=$1 name bin port pid url i
 	local -A pids urls c0 c1 c2 s0 s1 s2
-	"$KSTAT" config set interval 1000 batch 1 percpu "$percpu"
+	local pflag=()
+	[[ $percpu == off ]] || pflag=(--percpu)
 	port=19600
 	for name in base new; do
 		bin=$BASE
 		[[ $name == new ]] && bin=$KSTAT
-		"$bin" export prometheus --listen "127.0.0.1:$port" 2>"$TMPDIR/$name.err" &
+		# the exporter's own subscription (protocol 5): 1 s, per-CPU
+		# counts with --percpu
+		"$bin" export prometheus --listen "127.0.0.1:$port" --interval 1000 \
+			"${pflag[@]}" 2>"$TMPDIR/$name.err" &
 		pids[$name]=$!
 		t_cleanup t_kill "${pids[$name]}"
 		urls[$name]=http://127.0.0.1:$port/metrics
