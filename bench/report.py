@@ -471,9 +471,12 @@ def main():
              "from another CPU's per-CPU area costs far more than on a real machine.\n"
              "- Fired IRQs in `make bench`: the synthetic IRQs' counts are 0, so per-CPU "
              "records are the shortest; `make bench-seed` fires them affine.\n"
-             "- Before and after from one run: protocol 4's module cannot be loaded "
-             "beside this protocol's tools (another wire format), so the before "
-             "figures are the previous run's.\n")
+             "- Protocol 4 in the same boot for what its own kstat-bench measured "
+             "(GETs, the agent, the producer per sample); its readers' streams, parse "
+             "cost and the rest are its page's (²), and its idle check is not rerun.\n"
+             "- The parse cost of recorded messages until tests/fixtures has protocol 5 "
+             "recordings: parse-cost builds them the kernel's way meanwhile (the "
+             "sources above say which).\n")
     print("\n".join(o))
     return 0
 
