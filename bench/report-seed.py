@@ -89,7 +89,7 @@ def export_section(e, page):
              "on`: per-CPU IRQ counts, as node_interrupts_total has them); protocol 4 "
              "took them from the default stream's config.  Before: protocol 4's run "
              "of the same script, as its page reported it.\n")
-    o.append("| summaries | exporter | scrapes | CPU | CPU per scrape | body (gzip) | series | ratio | before |")
+    o.append("| per-CPU counts | exporter | scrapes | CPU | CPU per scrape | body (gzip) | series | ratio | before |")
     o.append("|---|---|---|---|---|---|---|---|---|")
     for percpu in ("off", "on"):
         k, n = e["round"].get((percpu, "kstat")), e["round"].get((percpu, "node"))
@@ -190,7 +190,7 @@ def main():
              f"{1e3 * SEED_CACHED / SEED_READS:.1f} ms per read.\n")
     o.append(f"Here: one QEMU TCG guest with {cfg['cpus']} vCPUs on a 2-core host, "
              f"{cfg['descs']} IRQ descriptors ({cfg['irqs']} of them synthetic, from "
-             "tests/irqsim, fired affine: IRQ i (i % 7) + 1 times on CPU i % 96), "
+             f"tests/irqsim, fired affine: IRQ i (i % 7) + 1 times on CPU i % {cfg['cpus']}), "
              "Debian's 6.1 kernel, protocol 5.  "
              + (f"Run {run['date']} UTC; `make bench-seed` took {run['wall']} s of host "
                 f"wall time, boot included; the host's load average was {run['load'][0]} "
