@@ -44,7 +44,7 @@ if [[ -z ${BENCH_REPORT_ONLY:-} ]]; then
 		scripts/bench-before.sh "${BENCH_BEFORE-ffdd1b0}" ||
 			echo "bench-seed: protocol 4's build failed (build/before/build.log): no same-boot before figures" >&2
 	fi
-	start=$(date +%s) l0=$(cut -d' ' -f1 /proc/loadavg) q0=$(pgrep -c -x qemu-system-x86_64 || true)
+	start=$(date +%s) l0=$(cut -d' ' -f1 /proc/loadavg) q0=$(pgrep -c -x qemu-system-x86 || true)
 	rc=0
 	# 1: the runner saw a failure (a kernel warning in the guest's log
 	# fails a run): the results stand, and the page says so

@@ -17,7 +17,7 @@ res=build/bench
 export KSTAT_VMDIR=${KSTAT_VMDIR:-$PWD/build/vm-bench}
 
 # other_qemu: QEMU processes running now, other than ours (none yet).
-other_qemu() { pgrep -c -x 'qemu-system-x86_64' || true; }
+other_qemu() { pgrep -c -x qemu-system-x86 || true; }
 load1() { cut -d' ' -f1 /proc/loadavg; }
 
 # BENCH_REPORT_ONLY=1: rebuild docs/performance.md from the last results.
