@@ -256,20 +256,20 @@ monitor_spacing() {
 		"\($s | length) \($d | min // 0 | floor) \($d | max // 0 | ceil) \($g | add // 0)"' "$1"
 }
 
-# monitor_late FILE FROM_NS TO_NS INTERVAL_MS [PERCENT]: "N LATE MAX_MS"
-# of the producer's samples in FILE taken between FROM_NS and TO_NS: how
-# many, how many came more than PERCENT (default 10) % of INTERVAL_MS
-# after their slot on the reader's schedule (seq * interval from the
-# earliest-phased one), and the latest by how many ms.  One host stall
-# makes one sample late, and the spacing on either side of it wrong: this
-# counts it once.
-monitor_late() {
+# monitor_long_gaps FILE FROM_NS TO_NS INTERVAL_MS [PERCENT]: "N LONG
+# MAX_MS" of the producer's samples in FILE taken between FROM_NS and
+# TO_NS: how many, how many of the gaps between consecutive ones are
+# longer than INTERVAL_MS + PERCENT (default 10) %, and the longest gap.
+# One host stall makes one tick late, and one gap long (the producer does
+# not make it up: the next tick comes an interval after the late one, so
+# the gaps after it are whole again): this counts it once.
+monitor_long_gaps() {
 	jq -s -r --argjson a "$2" --argjson b "$3" --argjson i "$4" \
 		--argjson p "${5:-10}" '
 		[.[] | '"$T_PUSHED"' | select(.timestamp_ns >= $a and .timestamp_ns <= $b)] |
-		unique_by(.seq) | map(.timestamp_ns / 1e6 - .seq * $i) |
-		(min // 0) as $m | map(. - $m) |
-		"\(length) \(map(select(. > $i * $p / 100)) | length) \(max // 0 | floor)"' "$1"
+		unique_by(.seq) | map(.timestamp_ns / 1e6) as $t |
+		[range(1; $t | length) | $t[.] - $t[. - 1]] as $d |
+		"\($t | length) \($d | map(select(. > $i * (100 + $p) / 100)) | length) \($d | max // 0 | floor)"' "$1"
 }
 
 # monitor_times FILE FROM_NS TO_NS: "seq:ms" of those samples, ms since
