@@ -815,16 +815,19 @@ static long all_size(uint32_t sections, uint32_t flags)
 	static long sizes[8][4];
 	long *size = &sizes[sections & 7][flags & 3];
 	unsigned long per_msg;
+	struct nlmsghdr *m;
 	struct answer a;
+	char msg[64];
 
 	if (*size)
 		return *size;
-	msg_new(KSTAT_CMD_GET, true);
+	/* its own buffer: the case being built is in sbuf */
+	m = kstat_msg_put(msg, KSTAT_CMD_GET, NLM_F_ACK | NLM_F_DUMP);
 	if (sections)
-		put_u32(KSTAT_A_SECTIONS, sections);
-	put_u32(KSTAT_A_FLAGS, flags);
-	req->nlmsg_seq = 77;
-	if (mnl_socket_sendto(nl, req, req->nlmsg_len) < 0 ||
+		mnl_attr_put_u32(m, KSTAT_A_SECTIONS, sections);
+	mnl_attr_put_u32(m, KSTAT_A_FLAGS, flags);
+	m->nlmsg_seq = 77;
+	if (mnl_socket_sendto(nl, m, m->nlmsg_len) < 0 ||
 	    wait_answer(nl, 77, &a, TIMEOUT_MS * 4) || a.kind != ANS_DONE ||
 	    a.err || !a.replies) {
 		fail("size", "GET dump of sections %#x flags %#x, to size a do: "

@@ -15,10 +15,12 @@
  *   stats_get 0 ''
  *   get -22 '...'
  *   get 0 ''
- *   sub_refused -22 'interval below 10 ms'
+ *   sub_refused -22 '... interval below 10 ms'
  *   sub 1 ''                (the samples the first dispatch delivered)
  *
- * (ERR as the library returned it.)  Exit 0 when every call returned.
+ * (ERR and the text as the library returned them: libkstat puts what it
+ * was doing before the kernel's extack.)  Exit 0 when every call
+ * returned.
  */
 #include <poll.h>
 #include <stdio.h>
