@@ -207,17 +207,18 @@ int kstat_send(struct nl_sock *sk, struct nl_msg *msg, uint32_t *seq)
 	return ret == -NLE_NOMEM ? -ENOBUFS : -EIO;
 }
 
-static int64_t now_ms(void)
+/* Deadlines are CLOCK_MONOTONIC microseconds, so no wait is cut short. */
+static int64_t now_us(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
 }
 
 int64_t kstat_deadline(int timeout_ms)
 {
-	return timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
+	return timeout_ms < 0 ? -1 : now_us() + timeout_ms * 1000LL;
 }
 
 /* Until @fd is readable or @deadline (-1: none): 0, -ETIMEDOUT, -EINTR. */
@@ -228,14 +229,12 @@ int kstat_poll(int fd, int64_t deadline, int eintr)
 	int n;
 
 	for (;;) {
-		left = deadline < 0 ? -1 : deadline - now_ms();
-		if (deadline >= 0 && left < 0)
-			left = 0;
+		left = deadline < 0 ? -1 : (deadline - now_us() + 999) / 1000;
+		if (deadline >= 0 && left <= 0)
+			return -ETIMEDOUT;
 		n = poll(&p, 1, left > INT32_MAX ? INT32_MAX : (int)left);
 		if (n > 0)
 			return 0;
-		if (n == 0 && left >= 0 && left < INT32_MAX)
-			return -ETIMEDOUT;
 		if (n < 0 && errno != EINTR)
 			return -errno;
 		if (n < 0 && eintr)

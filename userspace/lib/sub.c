@@ -47,7 +47,7 @@ struct kstat_sub {
 	/* the family, and what we asked it */
 	int family, group;		/* id, its "summary" group */
 	int present, ever;		/* there now; there since we began */
-	int refused;			/* family id of a module refused */
+	int refused;			/* family id of a module refused, -1 */
 	int reload;			/* lost(0, RELOAD) before the next */
 	uint32_t sub_seq, cfg_seq, get_seq, lookup_seq;
 	int cfg_pending, get_pending, lookup_pending;
@@ -402,7 +402,7 @@ static int family_up(struct kstat_sub *sub, const struct kstat_family *f,
 			report_lost(sub, 0, KSTAT_LOST_VERSION);
 		return -EPROTO;
 	}
-	sub->refused = 0;
+	sub->refused = -1;
 	sub->family = f->id;
 	sub->group = f->group;
 	sub->present = 1;
@@ -434,9 +434,11 @@ static int ctrl_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh)
 			return 0;	/* nothing missed */
 	} else if (cmd == CTRL_CMD_DELFAMILY) {
 		family_gone(sub);
-		sub->refused = 0;
+		sub->refused = -1;
 		return 0;
-	} else if (cmd != CTRL_CMD_NEWFAMILY) {
+	} else if (cmd != CTRL_CMD_NEWFAMILY ||
+		   (sub->present && f.id == sub->family)) {
+		/* a load we looked up before nlctrl told it: no news */
 		return 0;
 	}
 	family_gone(sub);		/* a reload whose DELFAMILY we missed */

@@ -17,7 +17,8 @@ cp lib/*.c lib/*.h lib/*.map lib/*.pc.in "$build/lib/"
 cp cli/*.c cli/*.h "$build/cli/"	# the CLI's unit tests link its objects
 cp tests/*.c tests/*.h "$build/tests/"
 cp Makefile "$build/"
-make -k -s -C "$build" tests UAPI_DIR="$PWD/../include/uapi" \
+jobs=$(($(nproc) * 2))
+make -k -s -j"$jobs" -C "$build" tests UAPI_DIR="$PWD/../include/uapi" \
 	EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -O1" \
 	EXTRA_LDFLAGS="-fsanitize=address,undefined" >"$build/log" 2>&1
 if nm "$build/tests/test_parse" 2>/dev/null | grep -q __asan_init; then
@@ -27,19 +28,28 @@ else
 	exit 1
 fi
 
-# run WHAT CMD...: one line for CMD's outcome.
-run() {
-	local what=$1 rc=0
+# start NAME CMD...: run CMD in the background, its output and status
+# kept under NAME; at most $jobs at once (valgrind is slow to start).
+start() {
+	local name=$1
 	shift
-	"$@" >"$build/out" 2>&1 || rc=$?
+	while (($(jobs -rp | wc -l) >= jobs)); do wait -n; done
+	{ "$@" >"$build/$name.out" 2>&1; echo $? >"$build/$name.rc"; } &
+}
+
+# report NAME WHAT: one line for what start() ran.
+report() {
+	local rc
+	rc=$(cat "$build/$1.rc")
 	case $rc in
-	0) echo "ok - $what" ;;
-	77) echo "skip - $what: $(sed -n 's/^SKIP: //p' "$build/out")" ;;
-	*) echo "not ok - $what: $(grep -m1 -E 'ERROR|runtime error|not ok|==[0-9]+==' "$build/out")"
+	0) echo "ok - $2" ;;
+	77) echo "skip - $2: $(sed -n 's/^SKIP: //p' "$build/$1.out")" ;;
+	*) echo "not ok - $2: $(grep -m1 -E 'ERROR|runtime error|not ok|==[0-9]+==' "$build/$1.out")"
 	   failed=1 ;;
 	esac
 }
 
+names=()
 for src in tests/test_*.c; do
 	name=$(basename "$src" .c)
 	if [[ ! -x $build/tests/$name ]]; then
@@ -47,14 +57,22 @@ for src in tests/test_*.c; do
 		failed=1
 		continue
 	fi
-	run "$name under ASan/UBSan" env KSTAT_FIXTURES="$PWD/../tests/fixtures" \
+	names+=("$name")
+	start "$name.asan" env KSTAT_FIXTURES="$PWD/../tests/fixtures" \
 		ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 		"$build/tests/$name"
 done
 for t in tests/test_*; do
 	[[ -x $t && $t != *.sh ]] || continue
-	run "${t##*/} under valgrind: 0 errors, 0 definite leaks" \
-		valgrind -q --error-exitcode=99 --leak-check=full \
+	start "${t##*/}.vg" valgrind -q --error-exitcode=99 --leak-check=full \
 		--errors-for-leak-kinds=definite "$t"
+done
+wait
+for name in "${names[@]}"; do
+	report "$name.asan" "$name under ASan/UBSan"
+done
+for t in tests/test_*; do
+	[[ -x $t && $t != *.sh ]] || continue
+	report "${t##*/}.vg" "${t##*/} under valgrind: 0 errors, 0 definite leaks"
 done
 exit $failed

@@ -72,6 +72,11 @@ static void test_reload(void)
 	CHECK(ret == 1 && !strcmp(w.log, "G100 S50 "), "joined: \"%s\"", w.log);
 	w.log[0] = '\0';
 
+	/* nlctrl's news of the load we found already: no news */
+	ctrl(&k, CTRL_CMD_NEWFAMILY, FAMILY, 5, GROUP);
+	ret = drain(sub);
+	CHECK(ret == 0 && !w.log[0] && fake_requests(&k, r, 32) == 0,
+	      "NEWFAMILY of the family joined: nothing (\"%s\")", w.log);
 	ctrl(&k, CTRL_CMD_DELFAMILY, FAMILY, 5, GROUP);
 	ret = drain(sub);
 	CHECK(ret == 0 && !strcmp(w.log, "F0 "), "DELFAMILY: family(0): \"%s\"", w.log);
