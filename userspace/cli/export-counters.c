@@ -183,7 +183,8 @@ static int guard_irqs(struct counter_guard *g, struct sample_copy *d)
 		raw = q->count;
 		q->count = mono_next(&e->total, raw, 0, &step);
 		note(g, step, "irq", NULL, q->irq, before, raw, before - now);
-		if (!q->percpu || !g->cpu_span)	/* none wanted */
+		/* a list of no count may be NULL: all 0, not none */
+		if (!g->cpu_span)	/* none wanted */
 			continue;
 		if (guard_percpu_counts(g, e, q, step == MONO_CARRIED))
 			return -1;

@@ -72,8 +72,8 @@ struct guard_percpu {
 
 struct counter_guard {
 	uint32_t cpu_span;		/* the caller's: per-CPU IRQ counts
-					 * for CPU ids 0 to cpu_span - 1;
-					 * 0: none */
+					 * for CPU ids 0 to cpu_span - 1, of
+					 * samples that carry them; 0: none */
 	struct mono (*cpus)[KSTAT_CPUTIME_NR];	/* by CPU number */
 	size_t nr_cpus;
 	struct guard_irq *irqs;		/* every IRQ number seen, sorted */

@@ -139,7 +139,6 @@ static int do_irq(int argc, char **argv)
 /* Every IRQ of the sample, the arch rows, the intr sum. */
 static void irq_print_sample(const struct kstat_sample *s)
 {
-	uint32_t nr_cpus = sample_cpu_span(s);
 	struct irq_cols w;
 	size_t i;
 
@@ -150,7 +149,7 @@ static void irq_print_sample(const struct kstat_sample *s)
 	close_json_array();
 	open_json_array("arch");
 	for (i = 0; i < s->nr_arch; i++)
-		print_arch(kstat_sample_arch(s, i), nr_cpus);
+		print_arch(kstat_sample_arch(s, i), w.nr_cpus);
 	close_json_array();
 	print_intr(s->intr_sum);
 }

@@ -68,6 +68,30 @@ uint32_t sample_cpu_span(const struct kstat_sample *s)
 	return n;
 }
 
+bool sample_has_percpu(const struct kstat_sample *s)
+{
+	size_t i;
+
+	if (s->nr_cpus)
+		return true;
+	for (i = 0; i < s->nr_irqs; i++)
+		if (kstat_sample_irq(s, i)->percpu)
+			return true;
+	for (i = 0; i < s->nr_softirqs; i++)
+		if (kstat_sample_softirq(s, i)->percpu)
+			return true;
+	for (i = 0; i < s->nr_arch; i++)
+		if (kstat_sample_arch(s, i)->percpu)
+			return true;
+	return false;
+}
+
+bool arch_is_global(const struct kstat_arch *a)
+{
+	return !a->percpu && a->name &&
+	       (!strcmp(a->name, "ERR") || !strcmp(a->name, "MIS"));
+}
+
 /* ---- CPU times ---- */
 
 static void cpu_cols_fit(struct cpu_cols *w, const struct kstat_cputime *c)
@@ -222,8 +246,10 @@ void irq_cols_rates(struct irq_cols *w)
 
 void irq_cols_json(struct irq_cols *w, const struct kstat_sample *s)
 {
-	*w = (struct irq_cols){ .t = PRINT_JSON, .percpu = true,
-				.nr_cpus = sample_cpu_span(s) };
+	bool percpu = sample_has_percpu(s);
+
+	*w = (struct irq_cols){ .t = PRINT_JSON, .percpu = percpu,
+				.nr_cpus = percpu ? sample_cpu_span(s) : 0 };
 }
 
 void print_irq_header(const struct irq_cols *w)
@@ -299,7 +325,7 @@ void print_irq(const struct kstat_irq *q, const struct kstat_irq *label,
 			    rate);
 	print_u64(w->t, "count", col_fmt(fmt, " ", w->count, PRIu64),
 		  q->count);
-	if (w->percpu && q->percpu)
+	if (w->percpu)
 		print_percpu(w->t, q->percpu, q->nr_percpu, w->nr_cpus, w->cpu);
 	if (w->labels)
 		print_irq_labels(label, w);
@@ -348,8 +374,10 @@ void softirq_cols_line(struct softirq_cols *w)
 
 void softirq_cols_json(struct softirq_cols *w, const struct kstat_sample *s)
 {
-	*w = (struct softirq_cols){ .t = PRINT_JSON, .percpu = true,
-				    .nr_cpus = sample_cpu_span(s) };
+	bool percpu = sample_has_percpu(s);
+
+	*w = (struct softirq_cols){ .t = PRINT_JSON, .percpu = percpu,
+				    .nr_cpus = percpu ? sample_cpu_span(s) : 0 };
 }
 
 void print_softirq_header(const struct softirq_cols *w)
@@ -384,7 +412,7 @@ void print_softirq(const struct kstat_softirq *v, double rate,
 		print_float(w->t, "rate", text ? w->rate_fmt : NULL, rate);
 	print_u64(text && w->count_fmt[0] ? w->t : PRINT_JSON, "count",
 		  text && w->count_fmt[0] ? w->count_fmt : NULL, v->count);
-	if (w->percpu && v->percpu)
+	if (w->percpu)
 		print_percpu(w->t, v->percpu, v->nr_percpu, w->nr_cpus, w->cpu);
 	close_json_object();
 	if (!w->line && w->t == PRINT_ANY)
@@ -398,7 +426,7 @@ void print_arch(const struct kstat_arch *a, uint32_t nr_cpus)
 	open_json_object(NULL);
 	print_string(PRINT_JSON, "name", NULL, a->name);
 	print_u64(PRINT_JSON, "count", NULL, a->count);
-	if (a->percpu)
+	if (nr_cpus && !arch_is_global(a))
 		print_percpu(PRINT_JSON, a->percpu, a->nr_percpu, nr_cpus, 0);
 	close_json_object();
 }

@@ -33,6 +33,19 @@
  */
 uint32_t sample_cpu_span(const struct kstat_sample *s);
 
+/*
+ * Does @s carry per-CPU detail?  libkstat gives a per-CPU list of no
+ * count as NULL, like one the kernel did not send: any CPU row or list
+ * says so.
+ */
+bool sample_has_percpu(const struct kstat_sample *s);
+
+/*
+ * An arch row with one count for all CPUs and none per CPU (x86's ERR
+ * and MIS), which the kernel sends without a per-CPU record.
+ */
+bool arch_is_global(const struct kstat_arch *a);
+
 /* ---- CPU times (nanoseconds) ---- */
 
 struct cpu_cols {
@@ -61,8 +74,8 @@ int irq_actions_cmp(const struct kstat_irq *a, const struct kstat_irq *b);
 /*
  * What a view shows of an IRQ and how its text lays it out.  The JSON
  * object is {irq[, rate], count[, percpu][, chip, hwirq, type, actions]}
- * in every view: rate with @rate, percpu with @percpu (when the IRQ has
- * per-CPU counts), the labels with @labels.
+ * in every view: rate with @rate, percpu with @percpu, the labels with
+ * @labels.
  */
 struct irq_cols {
 	enum output_type t;		/* PRINT_ANY, or PRINT_JSON only */
@@ -81,7 +94,7 @@ void irq_cols_show(struct irq_cols *w, const struct kstat_sample *s,
 		   bool percpu);
 /* watch's and top -b's layout: fixed widths, a rate, chip and actions. */
 void irq_cols_rates(struct irq_cols *w);
-/* JSON only, counts and per-CPU counts of @s, no labels (monitor). */
+/* JSON only, counts and per-CPU counts if @s has them, no labels (monitor). */
 void irq_cols_json(struct irq_cols *w, const struct kstat_sample *s);
 
 void print_irq_header(const struct irq_cols *w);
@@ -115,7 +128,7 @@ void softirq_cols_show(struct softirq_cols *w, const struct kstat_sample *s,
 void softirq_cols_rates(struct softirq_cols *w);
 /* top's line: "SOFTIRQ/s NAME RATE NAME RATE ...". */
 void softirq_cols_line(struct softirq_cols *w);
-/* JSON only, with the per-CPU counts of @s, no rate (monitor). */
+/* JSON only, per-CPU counts if @s has them, no rate (monitor). */
 void softirq_cols_json(struct softirq_cols *w, const struct kstat_sample *s);
 
 void print_softirq_header(const struct softirq_cols *w);
@@ -124,7 +137,10 @@ void print_softirq(const struct kstat_softirq *v, double rate,
 
 /* ---- arch rows, the intr sum ---- */
 
-/* {name, count[, percpu]} of @nr_cpus (JSON only: the /proc printers have their own). */
+/*
+ * {name, count[, percpu]}, percpu over @nr_cpus when not 0 (JSON only:
+ * the /proc printers have their own).
+ */
 void print_arch(const struct kstat_arch *a, uint32_t nr_cpus);
 /* "intr": the /proc/stat intr total; " intr N" in text. */
 void print_intr(uint64_t sum);

@@ -273,7 +273,7 @@ static void print_interrupts_arch(const struct kstat_sample *s,
 				  const struct kstat_arch *r, int prec)
 {
 	/* one count for all CPUs (ERR, MIS), as /proc prints it */
-	if (!r->percpu) {
+	if (arch_is_global(r)) {
 		printf("%*s: %10" PRIu64 "\n", prec, r->name, r->count);
 		return;
 	}

@@ -95,6 +95,7 @@ static uint64_t feed_irq(struct counter_guard *g, struct fake *f, uint64_t total
 	if (c1)
 		f->percpu[0][n++] = (struct kstat_cpu_count){ 1, c1 };
 	f->irqs[0].nr_percpu = n;
+	f->irqs[0].percpu = n ? f->percpu[0] : NULL;	/* as libkstat */
 	if (guard_apply(g, &f->d))
 		return 0;
 	pc = guard_percpu(g, 0);
@@ -174,6 +175,12 @@ static void test_irq(void)
 	CHECK(t == 1037 && f.irqs[1].count == 5,
 	      "an IRQ that vanished and came back lower keeps its value (%llu), a new IRQ starts as it is",
 	      (unsigned long long)t);
+	/* libkstat gives a per-CPU list of no count as NULL: all 0 */
+	f.irqs[1].percpu = NULL;
+	guard_apply(&g, &f.d);
+	CHECK(guard_percpu(&g, 1).v && guard_percpu(&g, 1).nr == 2 &&
+	      !guard_percpu(&g, 1).v[0] && !guard_percpu(&g, 1).v[1],
+	      "an IRQ whose per-CPU list is NULL has its per-CPU series, at 0");
 	guard_free(&g);
 }
 

@@ -152,10 +152,51 @@ static void test_percpu(void)
 	got = capture(true, show_irqs_percpu, &s);
 	CHECK(!strcmp(got, want), "percpu JSON is dense by CPU id: %s", got);
 	free(got);
+	/* libkstat gives a list of no count as NULL: zeros, not no key */
+	q.percpu = NULL;
+	q.nr_percpu = 0;
+	got = capture(true, show_irqs_percpu, &s);
+	CHECK(strstr(got, "\"percpu\":[0,0,0") != NULL,
+	      "an IRQ without a per-CPU count still has its array: %s", got);
+	free(got);
+	q.percpu = pc;
+	q.nr_percpu = 2;
 	got = capture(false, show_irqs_percpu, &s);
 	CHECK(!strncmp(got, "IRQ COUNT  CPU0  CPU1  CPU2", 27) &&
 	      strstr(got, "\n  5 40007     0     7 40000"),
 	      "percpu text columns: %s", got);
+	free(got);
+}
+
+static void monitor_irqs(const struct kstat_sample *s)
+{
+	struct irq_cols w;
+
+	irq_cols_json(&w, s);
+	open_json_array(NULL);
+	print_irq(kstat_sample_irq(s, 0), NULL, 0, &w);
+	close_json_array();
+}
+
+/* monitor: per-CPU arrays when the sample has per-CPU detail, only then. */
+static void test_monitor_percpu(void)
+{
+	static const struct kstat_cpu_count pc[] = { { 0, 3 } };
+	struct kstat_irq q[2] = { { .irq = 1, .count = 3, .percpu = pc,
+				    .nr_percpu = 1 },
+				  { .irq = 2 } };
+	struct kstat_sample s = { .size = sizeof(s), .irqs = &q[1],
+				  .nr_irqs = 1, .irq_size = sizeof(q[0]) };
+	char *got;
+
+	got = capture(true, monitor_irqs, &s);
+	CHECK(!strcmp(got, "[{\"irq\":2,\"count\":0}]\n"),
+	      "no per-CPU detail: no percpu key: %s", got);
+	free(got);
+	s.irqs = &q[0];
+	got = capture(true, monitor_irqs, &s);
+	CHECK(strstr(got, "\"percpu\":[3") != NULL,
+	      "per-CPU detail: its array: %s", got);
 	free(got);
 }
 
@@ -201,6 +242,7 @@ static void test_cputimes(void)
 int main(void)
 {
 	test_percpu();
+	test_monitor_percpu();
 	test_cputimes();
 
 	/* JSON: one shape per object; rate only where a view has one */
