@@ -70,14 +70,9 @@ static void take_stop_signal(unsigned int ms)
 
 static int subscribe(const struct sub_run_opts *o, struct kstat_sub **sub)
 {
-	int err = kstat_subscribe(o->ops, o->sub, o->arg, sub);
-
-	if (err == -ENOENT) {
-		kstat_err("the kstat kernel module is not loaded (try: modprobe kstat)");
-		return EXIT_FAIL;
-	}
-	if (err) {
-		kstat_err("cannot subscribe: %s", kstat_open_error());
+	/* -ENOENT: "the kstat kernel module is not loaded (try: ...)" */
+	if (kstat_subscribe(o->ops, o->sub, o->arg, sub)) {
+		kstat_err("%s", kstat_open_error());
 		return EXIT_FAIL;
 	}
 	/* Asked for a size and got less (SO_RCVBUF is capped): say so. */
