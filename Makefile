@@ -69,8 +69,11 @@ tools: userspace
 	$(MAKE) -C tests/tools
 	$(MAKE) -C bench
 
+# KSTAT_VERSION_BUMP=1: a module registering the family's version + 1
+# (tests/protocol-version.sh).
 kmod:
-	$(MAKE) $(KBUILD_ARGS) M=$(CURDIR)/kernel CONFIG_KSTAT=m modules
+	$(MAKE) $(KBUILD_ARGS) M=$(CURDIR)/kernel CONFIG_KSTAT=m \
+		KSTAT_VERSION_BUMP=$(KSTAT_VERSION_BUMP) modules
 
 irqsim:
 	$(MAKE) $(KBUILD_ARGS) M=$(CURDIR)/tests/irqsim modules

@@ -1,23 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kstat architecture counters: the rows of /proc/interrupts below the IRQ
- * descriptors.  On x86 these are per-CPU fields of irq_stat (exported).
+ * kstat architecture rows: the rows of /proc/interrupts below the IRQ
+ * descriptors, in the IRQ section.  On x86 these are per-CPU fields of
+ * irq_stat (exported).
  *
  * Rows whose counters the kernel does not export to modules, ERR and MIS
  * (irq_err_count, irq_mis_count), MCE and MCP (mce_exception_count,
  * mce_poll_count), are read when kstat is built into the kernel; a
- * module names them in every IRQ dump instead (kst_arch_unread[], see
- * compat.h), never guesses them.  PLT, HYP, HRE and HVS are shown
- * by /proc only when their vector is in use, a test modules cannot make
- * (x86_platform_ipi_callback and system_vectors are not exported either),
- * so kstat always reports them; their counters stay zero when unused.
+ * module names them in ARCH_UNREAD instead (compat.h), never guesses
+ * them.  PLT, HYP, HRE and HVS are shown by /proc only when their vector
+ * is in use, a test modules cannot make (x86_platform_ipi_callback and
+ * system_vectors are not exported either), so kstat always reports them;
+ * their counters stay zero when unused.
  */
 #include <linux/cpumask.h>
-#include <linux/kernel.h>
-#include <linux/stddef.h>
 #include <linux/hardirq.h>
+#include <linux/kernel.h>
 #include <linux/mm.h>
+#include <linux/overflow.h>
 #include <linux/slab.h>
+#include <linux/stddef.h>
 #include <net/netlink.h>
 #ifdef CONFIG_X86
 #include <asm/hw_irq.h>
@@ -26,7 +28,20 @@
 
 #include "kst.h"
 #include "compat.h"
-#include "ext.h"
+
+/*
+ * One row, read from one of: a u32 field of x86's irq_stat, a per-CPU
+ * counter of its own, or one atomic for all CPUs (no per-CPU counts:
+ * read as if on CPU 0).
+ */
+struct kst_arch_row {
+	const char *name;
+	const char *desc;
+	size_t offset;		/* of the u32 counter in irq_stat */
+	const unsigned int __percpu *pcpu;
+	const atomic_t *global;
+	bool in_intr_sum;	/* counted in /proc/stat's "intr" total */
+};
 
 #ifdef CONFIG_X86
 #define KST_ARCH(_name, _field, _desc, _sum) {			\
@@ -48,7 +63,7 @@
  * In /proc/interrupts order; _sum as arch_irq_stat_cpu() counts them,
  * which differs between kernels (compat.h).
  */
-const struct kst_arch_counter kst_arch_counters[] = {
+static const struct kst_arch_row kst_arch_rows_tab[] = {
 	KST_ARCH("NMI", __nmi_count, "Non-maskable interrupts", true),
 #ifdef CONFIG_X86_LOCAL_APIC
 	KST_ARCH("LOC", apic_timer_irqs, "Local timer interrupts", true),
@@ -110,9 +125,7 @@ const struct kst_arch_counter kst_arch_counters[] = {
 #endif
 };
 
-const unsigned int kst_nr_arch_counters = ARRAY_SIZE(kst_arch_counters);
-
-const char *const kst_arch_unread[] = {
+static const char *const kst_arch_unread[] = {
 #if !KST_HAVE_ERROR_ROWS
 #ifdef CONFIG_X86_MCE
 	"MCE", "MCP",
@@ -125,7 +138,7 @@ const char *const kst_arch_unread[] = {
 	NULL
 };
 
-u32 kst_arch_read(const struct kst_arch_counter *c, unsigned int cpu)
+static u32 kst_arch_read(const struct kst_arch_row *c, unsigned int cpu)
 {
 	const char *base = (const char *)per_cpu_ptr(&irq_stat, cpu);
 
@@ -137,198 +150,152 @@ u32 kst_arch_read(const struct kst_arch_counter *c, unsigned int cpu)
 }
 #else
 /* Other architectures: no arch rows yet; the "intr" total is IRQs only. */
-const struct kst_arch_counter kst_arch_counters[] = {};
-const unsigned int kst_nr_arch_counters;
-const char *const kst_arch_unread[] = { NULL };
+static const struct kst_arch_row kst_arch_rows_tab[] = {};
+static const char *const kst_arch_unread[] = { NULL };
 
-u32 kst_arch_read(const struct kst_arch_counter *c, unsigned int cpu)
+static u32 kst_arch_read(const struct kst_arch_row *c, unsigned int cpu)
 {
 	return 0;
 }
 #endif
 
-u64 kst_arch_total(const struct kst_arch_counter *c)
-{
-	unsigned int cpu;
-	u64 sum = 0;
+#define KST_NR_ARCH	ARRAY_SIZE(kst_arch_rows_tab)
 
-	for_each_possible_cpu(cpu)
-		sum += kst_arch_read(c, cpu);
-	return sum;
-}
+/* Under kst_count_lock. */
+static struct kst_ext kst_arch_ext[KST_NR_ARCH ?: 1];
 
-/* This CPU's share of the arch counters in /proc/stat's "intr" total. */
-u64 kst_arch_intr_sum(unsigned int cpu)
-{
-	unsigned int i;
-	u64 sum = 0;
+struct kst_arch_data {
+	u64 intr_sum;		/* the rows /proc/stat counts in "intr" */
+	struct kst_recs recs;	/* percpu */
+	u64 count[KST_NR_ARCH ?: 1];
+};
 
-	for (i = 0; i < kst_nr_arch_counters; i++)
-		if (kst_arch_counters[i].in_intr_sum)
-			sum += kst_arch_read(&kst_arch_counters[i], cpu);
-	return sum;
-}
-
-static u32 kst_arch_percpu_read(const void *obj, unsigned int cpu)
+static u32 kst_arch_read_cpu(const void *obj, unsigned int cpu)
 {
 	return kst_arch_read(obj, cpu);
 }
 
-/*
- * The one encoder of an arch row.  @count: the total the caller read
- * (dumps) or extended (summaries).  The description goes where a reader
- * meets the row first: dumps and keyframes.
- */
-int kst_arch_fill(struct sk_buff *skb, int type,
-		  const struct kst_arch_counter *c, u64 count, bool with_desc,
-		  const struct kst_sel *sel)
+unsigned int kst_arch_rows(void)
 {
-	struct nlattr *nest;
+	return KST_NR_ARCH;
+}
 
-	nest = nla_nest_start(skb, type);
+void kst_arch_free(struct kst_arch_data *d)
+{
+	if (!d)
+		return;
+	kst_recs_free(&d->recs);
+	kfree(d);
+}
+
+/* Every row of reading @r; @row: scratch of nr_cpu_ids counts. */
+struct kst_arch_data *kst_arch_collect(const struct kst_reading *r,
+				       u32 *row, gfp_t gfp)
+{
+	bool percpu = r->view.flags & KSTAT_F_PERCPU;
+	struct kst_arch_data *d = kzalloc(sizeof(*d), gfp);
+	unsigned int i;
+	u64 sum64;
+	u32 sum;
+
+	if (!d || kst_recs_init(&d->recs, KST_NR_ARCH, gfp) ||
+	    (percpu && kst_recs_reserve(&d->recs, KST_NR_ARCH *
+					(1 + kst_nr_cpus(r)), gfp))) {
+		kst_arch_free(d);
+		return NULL;
+	}
+	mutex_lock(&kst_count_lock);
+	for (i = 0; i < KST_NR_ARCH; i++) {
+		sum = kst_row_read(row, kst_arch_read_cpu,
+				   &kst_arch_rows_tab[i], &sum64);
+		d->count[i] = kst_ext_update(&kst_arch_ext[i], sum, sum64);
+		if (kst_arch_rows_tab[i].in_intr_sum)
+			d->intr_sum += d->count[i];
+		if (percpu)
+			kst_recs_add(&d->recs, row + r->cpu_first,
+				     kst_nr_cpus(r));
+	}
+	mutex_unlock(&kst_count_lock);
+	return d;
+}
+
+u64 kst_arch_intr_sum(const struct kst_arch_data *d)
+{
+	return d->intr_sum;
+}
+
+/* One count for all CPUs has no per-CPU counts to give. */
+static bool kst_arch_has_percpu(unsigned int i, bool percpu)
+{
+	return percpu && !kst_arch_rows_tab[i].global;
+}
+
+static size_t kst_arch_nest_size(unsigned int i, size_t rec_words)
+{
+	const struct kst_arch_row *c = &kst_arch_rows_tab[i];
+
+	return nla_total_size(0) + nla_total_size(strlen(c->name) + 1) +
+	       nla_total_size(strlen(c->desc) + 1) +
+	       nla_total_size_64bit(sizeof(u64)) +
+	       (rec_words ? nla_total_size(rec_words * sizeof(u32)) : 0);
+}
+
+size_t kst_arch_size(const struct kst_arch_data *d, unsigned int i,
+		     bool percpu)
+{
+	return kst_arch_nest_size(i, kst_arch_has_percpu(i, percpu) ?
+				  kst_rec_words(&d->recs, i, 1) : 0);
+}
+
+size_t kst_arch_max_size(const struct kst_reading *r, bool percpu)
+{
+	size_t size = 0;
+	unsigned int i;
+
+	for (i = 0; i < KST_NR_ARCH; i++)
+		size = max(size, kst_arch_nest_size(i, kst_arch_has_percpu(i, percpu) ?
+						    1 + kst_nr_cpus(r) : 0));
+	return size;
+}
+
+int kst_arch_fill(struct sk_buff *skb, const struct kst_arch_data *d,
+		  unsigned int i, bool percpu)
+{
+	const struct kst_arch_row *c = &kst_arch_rows_tab[i];
+	struct nlattr *nest = nla_nest_start(skb, KSTAT_A_ARCH);
+
 	if (!nest)
 		return -EMSGSIZE;
 	if (nla_put_string(skb, KSTAT_A_ARCH_NAME, c->name) ||
-	    (with_desc && nla_put_string(skb, KSTAT_A_ARCH_DESC, c->desc)) ||
-	    nla_put_u64_64bit(skb, KSTAT_A_ARCH_COUNT, count,
-			      KSTAT_A_ARCH_PAD))
-		goto cancel;
-	/* one count for all CPUs has no per-CPU counts to give */
-	if ((sel->flags & KSTAT_F_PERCPU) && !c->global &&
-	    kst_percpu_fill(skb, KSTAT_A_ARCH_PERCPU, sel,
-			    kst_arch_percpu_read, c))
-		goto cancel;
+	    nla_put_string(skb, KSTAT_A_ARCH_DESC, c->desc) ||
+	    nla_put_u64_64bit(skb, KSTAT_A_ARCH_COUNT, d->count[i],
+			      KSTAT_A_ARCH_PAD) ||
+	    (kst_arch_has_percpu(i, percpu) &&
+	     kst_rec_put(skb, KSTAT_A_ARCH_PERCPU, &d->recs, i))) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
 	nla_nest_end(skb, nest);
 	return 0;
-cancel:
-	nla_nest_cancel(skb, nest);
-	return -EMSGSIZE;
 }
 
-/*
- * ---- summary section: the arch rows and /proc/stat's "intr" total -------
- *
- * Sent with the IRQs (KSTAT_SECTION_IRQ).  The total is built from the
- * same reads: the IRQs' per-CPU sums (unsigned long, which does not wrap
- * on 64-bit) plus the extended rows that count in it.
- */
-struct kst_arch_state {
-	u32 *raw;			/* [row * nr_cpu_ids + cpu] */
-	u64 *ext;
-	u64 intr_sum;
-};
-
-static void kst_arch_state_free(void *state, bool committed)
+/* The rows of /proc/interrupts this build cannot read, by name. */
+size_t kst_arch_unread_size(void)
 {
-	struct kst_arch_state *s = state;
+	const char *const *name;
+	size_t size = 0;
 
-	if (!s)
-		return;
-	kvfree(s->raw);
-	kfree(s->ext);
-	kfree(s);
+	for (name = kst_arch_unread; *name; name++)
+		size += nla_total_size(strlen(*name) + 1);
+	return size;
 }
 
-static void *kst_arch_state_alloc(gfp_t gfp)
+int kst_arch_unread_fill(struct sk_buff *skb)
 {
-	unsigned int n = max(kst_nr_arch_counters, 1U);
-	struct kst_arch_state *s = kzalloc(sizeof(*s), gfp);
+	const char *const *name;
 
-	if (!s)
-		return NULL;
-	s->raw = kvcalloc(n * nr_cpu_ids, sizeof(u32), gfp);
-	s->ext = kcalloc(n, sizeof(u64), gfp);
-	if (!s->raw || !s->ext) {
-		kst_arch_state_free(s, false);
-		return NULL;
-	}
-	return s;
-}
-
-/* @c's rows extended against @l's, and its "intr" total from @irqs_sum. */
-static void kst_arch_extend(struct kst_arch_state *c,
-			    const struct kst_arch_state *l, u64 irqs_sum)
-{
-	unsigned int i;
-
-	c->intr_sum = irqs_sum;
-	for (i = 0; i < kst_nr_arch_counters; i++) {
-		c->ext[i] = kst_ext_row(l ? l->ext[i] : 0,
-					c->raw + i * nr_cpu_ids,
-					l ? l->raw + i * nr_cpu_ids : NULL,
-					nr_cpu_ids);
-		if (kst_arch_counters[i].in_intr_sum)
-			c->intr_sum += c->ext[i];
-	}
-}
-
-/* Read once into the first stream's state; each extends its own. */
-static int kst_arch_collect(struct kst_target *t, unsigned int n)
-{
-	const struct kst_arch_state *read = t[0].cur;
-	size_t bytes = kst_nr_arch_counters * nr_cpu_ids * sizeof(u32);
-	struct kst_arch_state *c;
-	unsigned int i, cpu, k;
-	u64 irqs_sum = 0;
-
-	for_each_possible_cpu(cpu)
-		irqs_sum += kstat_cpu_irqs_sum(cpu);
-	for (i = 0; i < kst_nr_arch_counters; i++)
-		kst_row_read(read->raw + i * nr_cpu_ids, kst_arch_percpu_read,
-			     &kst_arch_counters[i]);
-	for (k = 0; k < n; k++) {
-		c = t[k].cur;
-		if (k && bytes)
-			memcpy(c->raw, read->raw, bytes);
-		kst_arch_extend(c, t[k].last, irqs_sum);
-		t[k].renewed = false;
-	}
+	for (name = kst_arch_unread; *name; name++)
+		if (nla_put_string(skb, KSTAT_A_ARCH_UNREAD, *name))
+			return -EMSGSIZE;
 	return 0;
 }
-
-static int kst_arch_put_item(struct sk_buff *skb, const struct kst_writer *w,
-			     const void *obj, unsigned int i)
-{
-	const struct kst_arch_state *s = obj;
-	const struct kst_sel sel = { };
-
-	return kst_arch_fill(skb, KSTAT_A_SAMPLE_ARCH, &kst_arch_counters[i],
-			     s->ext[i], w->h->key, &sel);
-}
-
-static int kst_intr_sum_put_item(struct sk_buff *skb,
-				 const struct kst_writer *w, const void *obj,
-				 unsigned int unused)
-{
-	const struct kst_arch_state *s = obj;
-
-	return nla_put_u64_64bit(skb, KSTAT_A_SAMPLE_INTR_SUM, s->intr_sum,
-				 KSTAT_A_SAMPLE_PAD);
-}
-
-/* A delta carries the rows that moved; every sample the total. */
-static int kst_arch_write(struct kst_writer *w, const void *cur,
-			  const void *base)
-{
-	const struct kst_arch_state *s = cur, *b = base;
-	unsigned int i;
-	int err;
-
-	for (i = 0; i < kst_nr_arch_counters; i++) {
-		if (!w->h->key && s->ext[i] == b->ext[i])
-			continue;
-		err = kst_sample_put(w, kst_arch_put_item, s, i);
-		if (err)
-			return err;
-	}
-	return kst_sample_put(w, kst_intr_sum_put_item, s, 0);
-}
-
-const struct kst_section kst_arch_section = {
-	.name		= "arch",
-	.sections	= KSTAT_SECTION_IRQ,
-	.state_alloc	= kst_arch_state_alloc,
-	.state_free	= kst_arch_state_free,
-	.collect	= kst_arch_collect,
-	.write		= kst_arch_write,
-};

@@ -27,17 +27,6 @@ static inline struct nlattr **kst_dump_attrs(struct netlink_callback *cb)
 #endif
 }
 
-/* The family a dump runs for: in its genl_info too since 6.2. */
-static inline const struct genl_family *
-kst_dump_family(struct netlink_callback *cb)
-{
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
-	return genl_dumpit_info(cb)->info.family;
-#else
-	return genl_dumpit_info(cb)->family;
-#endif
-}
-
 /*
  * 6.10 made the per-CPU IRQ count a struct irqstat (.cnt, and a snapshot
  * .ref with GENERIC_IRQ_STAT_SNAPSHOT).  KST_DESC_CNT() names the

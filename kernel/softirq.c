@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kstat softirq collector.  softirq_to_name[] is not exported to modules,
+ * kstat softirq section.  softirq_to_name[] is not exported to modules,
  * so the names /proc/softirqs prints are kept here, keyed by vector.
+ * Each vector's total is the sum of its per-CPU counters, extended to 64
+ * bits (record.c): it does not drop when one CPU's counter wraps.
  */
 #include <linux/build_bug.h>
 #include <linux/cpumask.h>
+#include <linux/err.h>
 #include <linux/interrupt.h>
+#include <linux/kernel_stat.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <net/netlink.h>
 
 #include "kst.h"
-#include "ext.h"
 
 static const char * const kst_softirq_names[NR_SOFTIRQS] = {
 	[HI_SOFTIRQ]		= "HI",
@@ -29,205 +32,121 @@ static const char * const kst_softirq_names[NR_SOFTIRQS] = {
 /* A new vector in the kernel must get a name here too. */
 static_assert(NR_SOFTIRQS == 10);
 
-const char *kst_softirq_name(unsigned int vec)
-{
-	return kst_softirq_names[vec];
-}
+/* Under kst_count_lock. */
+static struct kst_ext kst_softirq_ext[NR_SOFTIRQS];
 
-/* Summed in 64 bits over possible CPUs, as /proc/stat's softirq line. */
-u64 kst_softirq_total(unsigned int vec)
-{
-	unsigned int cpu;
-	u64 sum = 0;
-
-	for_each_possible_cpu(cpu)
-		sum += kst_softirq_cpu(vec, cpu);
-	return sum;
-}
-
-size_t kst_softirq_size(unsigned int vec, const struct kst_sel *sel)
-{
-	size_t size = nla_total_size(0) + nla_total_size(sizeof(u32)) +
-		      nla_total_size(strlen(kst_softirq_name(vec)) + 1) +
-		      nla_total_size_64bit(sizeof(u64));
-
-	if (sel->flags & KSTAT_F_PERCPU)
-		size += kst_percpu_size(sel);
-	return size;
-}
+struct kst_softirq_data {
+	u64 count[NR_SOFTIRQS];
+	struct kst_recs recs;		/* percpu */
+};
 
 static u32 kst_softirq_read(const void *obj, unsigned int cpu)
 {
-	return kst_softirq_cpu(*(const unsigned int *)obj, cpu);
+	return kstat_softirqs_cpu(*(const unsigned int *)obj, cpu);
 }
 
-/* @total: the vector's count over all CPUs, which the caller has read. */
-int kst_softirq_fill(struct sk_buff *skb, int type, unsigned int vec,
-		     u64 total, const struct kst_sel *sel)
+static void kst_softirq_release(void *data)
 {
-	struct nlattr *nest;
+	struct kst_softirq_data *d = data;
 
-	nest = nla_nest_start(skb, type);
-	if (!nest)
-		return -EMSGSIZE;
-	if (nla_put_u32(skb, KSTAT_A_SOFTIRQ_VEC, vec) ||
-	    nla_put_string(skb, KSTAT_A_SOFTIRQ_NAME, kst_softirq_name(vec)) ||
-	    nla_put_u64_64bit(skb, KSTAT_A_SOFTIRQ_COUNT, total,
-			      KSTAT_A_SOFTIRQ_PAD))
-		goto cancel;
-	if ((sel->flags & KSTAT_F_PERCPU) &&
-	    kst_percpu_fill(skb, KSTAT_A_SOFTIRQ_PERCPU, sel,
-			    kst_softirq_read, &vec))
-		goto cancel;
-	nla_nest_end(skb, nest);
-	return 0;
-cancel:
-	nla_nest_cancel(skb, nest);
-	return -EMSGSIZE;
+	kst_recs_free(&d->recs);
+	kfree(d);
 }
 
-/* ---- KSTAT_CMD_SOFTIRQ_GET: every vector, and the online CPUs ---------- */
-
-struct kst_softirq_req {
-	struct kst_sel sel;
-};
-
-static int kst_softirq_get_prepare(void *data, struct nlattr **tb,
-				   const struct kst_sel *sel,
-				   struct netlink_ext_ack *extack)
+static void *kst_softirq_collect(struct kst_reading *r,
+				 const struct kst_req *req, gfp_t gfp)
 {
-	struct kst_softirq_req *r = data;
-
-	r->sel = *sel;
-	return 0;
-}
-
-static size_t kst_softirq_get_reply_size(const void *data)
-{
-	const struct kst_softirq_req *r = data;
-	size_t size = kst_online_size();
+	bool percpu = r->view.flags & KSTAT_F_PERCPU;
+	struct kst_softirq_data *d = kzalloc(sizeof(*d), gfp);
 	unsigned int vec;
+	u32 *row, sum;
+	u64 sum64;
+
+	row = kvmalloc_array(nr_cpu_ids, sizeof(u32), gfp);
+	if (!d || !row || kst_recs_init(&d->recs, NR_SOFTIRQS, gfp) ||
+	    (percpu && kst_recs_reserve(&d->recs, NR_SOFTIRQS *
+					(1 + kst_nr_cpus(r)), gfp))) {
+		kvfree(row);
+		if (d)
+			kst_softirq_release(d);
+		return ERR_PTR(-ENOMEM);
+	}
+	mutex_lock(&kst_count_lock);
+	for (vec = 0; vec < NR_SOFTIRQS; vec++) {
+		sum = kst_row_read(row, kst_softirq_read, &vec, &sum64);
+		d->count[vec] = kst_ext_update(&kst_softirq_ext[vec], sum,
+					       sum64);
+		if (percpu)
+			kst_recs_add(&d->recs, row + r->cpu_first,
+				     kst_nr_cpus(r));
+	}
+	mutex_unlock(&kst_count_lock);
+	kvfree(row);
+	return d;
+}
+
+static size_t kst_softirq_nest_size(unsigned int vec, size_t rec_words)
+{
+	return nla_total_size(0) + nla_total_size(sizeof(u32)) +
+	       nla_total_size(strlen(kst_softirq_names[vec]) + 1) +
+	       nla_total_size_64bit(sizeof(u64)) +
+	       (rec_words ? nla_total_size(rec_words * sizeof(u32)) : 0);
+}
+
+static size_t kst_softirq_size(const struct kst_reading *r, const void *data,
+			       const struct kst_view *v)
+{
+	const struct kst_softirq_data *d = data;
+	bool percpu = v->flags & KSTAT_F_PERCPU;
+	unsigned int vec;
+	size_t size = 0;
 
 	for (vec = 0; vec < NR_SOFTIRQS; vec++)
-		size += kst_softirq_size(vec, &r->sel);
+		size += kst_softirq_nest_size(vec, percpu ?
+					      kst_rec_words(&d->recs, vec, 1) :
+					      0);
 	return size;
 }
 
-static int kst_softirq_get_fill(struct sk_buff *skb, const void *data)
+static size_t kst_softirq_max_object(const struct kst_reading *r,
+				     const struct kst_view *v)
 {
-	const struct kst_softirq_req *r = data;
-	unsigned int vec;
-	int err;
-
-	for (vec = 0; vec < NR_SOFTIRQS; vec++) {
-		err = kst_softirq_fill(skb, KSTAT_A_SOFTIRQ, vec,
-				       kst_softirq_total(vec), &r->sel);
-		if (err)
-			return err;
-	}
-	return kst_online_fill(skb);
+	return kst_softirq_nest_size(IRQ_POLL_SOFTIRQ, 1 + kst_nr_cpus(r));
 }
 
-/* ---- summary: each vector's count, extended to 64 bits ------------------ */
-
-struct kst_softirq_state {
-	u32 *raw;			/* [vec * nr_cpu_ids + cpu] */
-	u64 ext[NR_SOFTIRQS];
-};
-
-static void kst_softirq_state_free(void *state, bool committed)
+static int kst_softirq_fill(struct sk_buff *skb, const struct kst_reading *r,
+			    const void *data, const struct kst_view *v,
+			    struct kst_pos *pos)
 {
-	struct kst_softirq_state *s = state;
+	const struct kst_softirq_data *d = data;
+	struct nlattr *nest;
+	u32 vec;
 
-	if (!s)
-		return;
-	kvfree(s->raw);
-	kfree(s);
-}
-
-static void *kst_softirq_state_alloc(gfp_t gfp)
-{
-	struct kst_softirq_state *s = kzalloc(sizeof(*s), gfp);
-
-	if (!s)
-		return NULL;
-	s->raw = kvcalloc(NR_SOFTIRQS * nr_cpu_ids, sizeof(u32), gfp);
-	if (!s->raw) {
-		kst_softirq_state_free(s, false);
-		return NULL;
-	}
-	return s;
-}
-
-/* Read once into the first stream's state; each extends its own. */
-static int kst_softirq_collect(struct kst_target *t, unsigned int n)
-{
-	const struct kst_softirq_state *read = t[0].cur;
-	size_t bytes = NR_SOFTIRQS * nr_cpu_ids * sizeof(u32);
-	struct kst_softirq_state *c, *l;
-	unsigned int vec, k;
-
-	for (vec = 0; vec < NR_SOFTIRQS; vec++)
-		kst_row_read(read->raw + vec * nr_cpu_ids, kst_softirq_read,
-			     &vec);
-	for (k = 0; k < n; k++) {
-		c = t[k].cur;
-		l = t[k].last;
-		if (k)
-			memcpy(c->raw, read->raw, bytes);
-		for (vec = 0; vec < NR_SOFTIRQS; vec++)
-			c->ext[vec] = kst_ext_row(l ? l->ext[vec] : 0,
-						  c->raw + vec * nr_cpu_ids,
-						  l ? l->raw + vec * nr_cpu_ids :
-						      NULL, nr_cpu_ids);
-		t[k].renewed = false;
-	}
-	return 0;
-}
-
-static int kst_softirq_put_item(struct sk_buff *skb,
-				const struct kst_writer *w, const void *obj,
-				unsigned int vec)
-{
-	const struct kst_softirq_state *s = obj;
-	const struct kst_sel sel = { };
-
-	return kst_softirq_fill(skb, KSTAT_A_SAMPLE_SOFTIRQ, vec, s->ext[vec],
-				&sel);
-}
-
-/* A delta carries the vectors that moved. */
-static int kst_softirq_write(struct kst_writer *w, const void *cur,
-			     const void *base)
-{
-	const struct kst_softirq_state *s = cur, *b = base;
-	unsigned int vec;
-	int err;
-
-	for (vec = 0; vec < NR_SOFTIRQS; vec++) {
-		if (!w->h->key && s->ext[vec] == b->ext[vec])
-			continue;
-		err = kst_sample_put(w, kst_softirq_put_item, s, vec);
-		if (err)
-			return err;
+	for (; pos->idx < NR_SOFTIRQS; pos->idx++) {
+		vec = pos->idx;
+		nest = nla_nest_start(skb, KSTAT_A_SOFTIRQ);
+		if (!nest)
+			return -EMSGSIZE;
+		if (nla_put_u32(skb, KSTAT_A_SOFTIRQ_VEC, vec) ||
+		    nla_put_string(skb, KSTAT_A_SOFTIRQ_NAME,
+				   kst_softirq_names[vec]) ||
+		    nla_put_u64_64bit(skb, KSTAT_A_SOFTIRQ_COUNT,
+				      d->count[vec], KSTAT_A_SOFTIRQ_PAD) ||
+		    ((v->flags & KSTAT_F_PERCPU) &&
+		     kst_rec_put(skb, KSTAT_A_SOFTIRQ_PERCPU, &d->recs, vec))) {
+			nla_nest_cancel(skb, nest);
+			return -EMSGSIZE;
+		}
+		nla_nest_end(skb, nest);
 	}
 	return 0;
 }
 
 const struct kst_section kst_softirq_section = {
-	.name		= "softirq",
-	.get_cmd	= KSTAT_CMD_SOFTIRQ_GET,
-	.get = {
-		.data_size	= sizeof(struct kst_softirq_req),
-		.selects	= true,
-		.flags_mask	= KSTAT_F_PERCPU,
-		.prepare	= kst_softirq_get_prepare,
-		.reply_size	= kst_softirq_get_reply_size,
-		.fill		= kst_softirq_get_fill,
-	},
-	.sections	= KSTAT_SECTION_SOFTIRQ,
-	.state_alloc	= kst_softirq_state_alloc,
-	.state_free	= kst_softirq_state_free,
+	.bit		= KSTAT_SECTION_SOFTIRQ,
 	.collect	= kst_softirq_collect,
-	.write		= kst_softirq_write,
+	.size		= kst_softirq_size,
+	.max_object	= kst_softirq_max_object,
+	.fill		= kst_softirq_fill,
+	.release	= kst_softirq_release,
 };
