@@ -11,14 +11,14 @@
 # reading without the program's start-up and one-time allocations.
 #
 # The messages: tests/fixtures' recorded ones where they are protocol 5
-# (irq-dump-totals.nl, irq-dump-percpu.nl, summary.nl,
-# summary-percpu.nl: 4096 synthetic IRQs), else ones parse-cost builds
-# the kernel's way at the same scale; and always the seed's scale (2804
-# IRQs, 96 CPUs) built.  Prints "value NAME V unit UNIT" lines like
+# (irq-dump-totals.nl, irq-dump-percpu.nl, summary.nl, summary-percpu.nl:
+# "_rec", at the scale tests/fixtures/record.sh records), and always ones
+# parse-cost builds the kernel's way: 4096 IRQs on 2 CPUs (protocol 4's
+# fixtures' scale) and the seed's (2804 IRQs, 96 CPUs, "_seed").  Prints "value NAME V unit UNIT" lines like
 # kstat-bench, and "# source NAME FILE" for each.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
-FIXDIR=../tests/fixtures
+FIXDIR=${FIXDIR:-../tests/fixtures}
 N1=${N1:-5}
 N2=${N2:-25}
 tmp=$(mktemp -d)
@@ -34,15 +34,16 @@ instructions() {
 	sed -n 's/^totals: *//p;s/^summary: *//p' "$tmp/cg" | head -n 1
 }
 
-# fixture NAME KIND IRQS CPUS: the recorded file if protocol 5, else built
-fixture() {
-	local rec=$FIXDIR/$1 out=$tmp/$2-$3-$4.nl
-	if [[ $3 == 4096 && -f $rec ]] && ./parse-cost "${2%%-*}" "$rec" 1 ${5:+"$5"} >/dev/null 2>&1; then
-		echo "$rec"
-	else
-		./parse-cost gen "$2" "$3" "$4" "$out" >/dev/null
-		echo "$out"
-	fi
+# recorded NAME MODE [DUMP]: tests/fixtures/NAME if it is protocol 5
+recorded() {
+	local rec=$FIXDIR/$1
+	[[ -f $rec ]] && ./parse-cost "$2" "$rec" 1 ${3:+"$3"} >/dev/null 2>&1
+}
+
+# built KIND IRQS CPUS: messages built the kernel's way
+built() {
+	./parse-cost gen "$1" "$2" "$3" "$tmp/$1-$2-$3.nl" >/dev/null
+	echo "$tmp/$1-$2-$3.nl"
 }
 
 # measure NAME MODE FILE [DUMP]: instructions per reading and per IRQ
@@ -60,15 +61,25 @@ measure() {
 	}'
 }
 
+# Recorded by tests/fixtures/record.sh, when they are protocol 5's.
+dt=$FIXDIR/irq-dump-totals.nl dp=$FIXDIR/irq-dump-percpu.nl
+if recorded irq-dump-totals.nl dump; then measure dump_totals_rec dump "$dt"; fi
+if recorded irq-dump-percpu.nl dump; then measure dump_percpu_rec dump "$dp"; fi
+if recorded irq-dump-totals.nl dump && recorded summary.nl sample "$dt"; then
+	measure sample_totals_rec sample "$FIXDIR/summary.nl" "$dt"
+fi
+if recorded irq-dump-percpu.nl dump && recorded summary-percpu.nl sample "$dp"; then
+	measure sample_percpu_rec sample "$FIXDIR/summary-percpu.nl" "$dp"
+fi
+
+# Built: 4096 IRQs on 2 CPUs (protocol 4's fixtures' scale), and the seed's.
 for scale in "4096 2" "2804 96"; do
 	read -r irqs cpus <<<"$scale"
 	tag=$([[ $irqs == 4096 ]] && echo "" || echo "_seed")
-	dt=$(fixture irq-dump-totals.nl dump-totals "$irqs" "$cpus")
-	dp=$(fixture irq-dump-percpu.nl dump-percpu "$irqs" "$cpus")
-	st=$(fixture summary.nl sample-totals "$irqs" "$cpus" "$dt")
-	sp=$(fixture summary-percpu.nl sample-percpu "$irqs" "$cpus" "$dp")
+	dt=$(built dump-totals "$irqs" "$cpus")
+	dp=$(built dump-percpu "$irqs" "$cpus")
 	measure "dump_totals$tag" dump "$dt"
 	measure "dump_percpu$tag" dump "$dp"
-	measure "sample_totals$tag" sample "$st" "$dt"
-	measure "sample_percpu$tag" sample "$sp" "$dp"
+	measure "sample_totals$tag" sample "$(built sample-totals "$irqs" "$cpus")" "$dt"
+	measure "sample_percpu$tag" sample "$(built sample-percpu "$irqs" "$cpus")" "$dp"
 done

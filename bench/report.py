@@ -449,15 +449,20 @@ def main():
         old = {"dump_totals": ("parse_irq_dump_totals_instr_per_obj", "/IRQ (IRQ_GET dump, totals)"),
                "dump_percpu": ("parse_irq_dump_percpu_instr_per_obj", "/IRQ (IRQ_GET dump, per-CPU)"),
                "sample_totals": ("parse_keyframe_instr_per_irq", "/IRQ (a keyframe)")}
-        for name in ("dump_totals", "dump_percpu", "sample_totals", "sample_percpu",
-                     "dump_totals_seed", "dump_percpu_seed", "sample_totals_seed", "sample_percpu_seed"):
+        names = [f"{k}{tag}" for tag in ("_rec", "", "_seed")
+                 for k in ("dump_totals", "dump_percpu", "sample_totals", "sample_percpu")]
+        for name in names:
             if f"parse_{name}_instr_per_irq" not in parse:
                 continue
-            bo = old.get(name)
+            bo = old.get(name) if not name.endswith(("_seed", "_rec")) else None
             bt = f"{bp[bo[0]]:.1f}{bo[1]}" if bo and bo[0] in bp else ""
             if name == "sample_totals" and "parse_delta_instr" in bp:
                 bt += f"; a delta {bp['parse_delta_instr']:.0f} per sample"
-            o.append(f"| {name.replace('_seed', ' (2804 IRQs, 96 CPUs)').replace('_', ' ')} "
+            label = (name.replace("_seed", " (built: 2804 IRQs, 96 CPUs)")
+                     .replace("_rec", " (recorded)").replace("_", " "))
+            if not name.endswith(("_seed", "_rec")):
+                label += " (built: 4096 IRQs, 2 CPUs)"
+            o.append(f"| {label} "
                      f"| {parse[f'parse_{name}_instr_per_irq']:.1f} "
                      f"| {parse[f'parse_{name}_instr']:.0f} | {parse[f'parse_{name}_irqs']:.0f} | {bt} |")
         o.append("")
