@@ -6,7 +6,7 @@
 #   make check        install missing packages, build, run host unit tests and
 #                     the guest suite (T=tests/foo.sh SMP=8 KERNEL=/boot/vmlinuz-x)
 #   make bench-seed   the seed's 10,000 /proc/stat reads beside kstat in one
-#                     96-CPU guest with 2824 IRQs (not in check; ~8 min)
+#                     96-CPU guest with 2824 IRQs (not in check; 20+ min)
 #   make stress       the long robustness runs, tests/long/*.sh (not in check)
 #   make fuzz         the long fuzzer run alone, tests/long/fuzz-long.sh
 #   make run          boot a guest with kstat loaded and show it at work
@@ -91,17 +91,20 @@ examples: userspace
 deps:
 	scripts/install-deps.sh
 
-# Benchmarks: kstat against /proc in the guest (2 and 8 CPUs, 0/1024/4096
-# synthetic IRQs) and the library's parse cost on the host; the table goes
-# to stdout and docs/performance.md.  About 5 minutes on a 2-core machine.
+# Benchmarks: kstat against /proc in the guest (2, 4 and 8 CPUs, 0/1024/4096
+# synthetic IRQs; protocol 4's module beside it in each boot, built by
+# scripts/bench-before.sh) and the library's parse cost on the host; the
+# tables go to stdout and docs/performance.md.  About 15 minutes on a
+# 2-core machine.
 bench: deps
 	$(MAKE) all
 	scripts/bench.sh
 
 # The seed thread's experiment at its own scale: one 96-CPU guest with 2824
 # IRQ descriptors, 10,000 /proc/stat reads beside kstat's requests and
-# summaries; a section of docs/performance.md.  Not in make check: about
-# 8 minutes here (497 s in the first run), the 96-CPU guest under TCG.
+# samples, protocol 4's module beside it, the exporter beside node_exporter;
+# a section of docs/performance.md.  Not in make check: 20 minutes or more
+# here, the 96-CPU guest under TCG.
 bench-seed: deps
 	scripts/install-deps.sh --bench
 	$(MAKE) all

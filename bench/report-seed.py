@@ -18,7 +18,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report import load, pct, ratio, readers_section, row  # noqa: E402
+from report import load, pct, ratio, readers_section, row, tree_line  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BEFORE = os.path.join(HERE, "before", "protocol4-seed.txt")
@@ -204,6 +204,9 @@ def main():
              "times the hardware's, and a busy host moves them: only the ratios within "
              f"this run mean something.  Medians of {repeats} runs after warm-up; ± is "
              "the standard deviation in % of the median.\n")
+    tree = tree_line(res)
+    if tree:
+        o.append(tree + "\n")
     o.append("Before: ¹ protocol 4's module and kstat-bench (commit ffdd1b0) in the same "
              "boot, after this tree's (`scripts/bench-before.sh`); ² as protocol 4's "
              f"page reported its run of {page_run} (`bench/before/protocol4-seed.txt`).  "

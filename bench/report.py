@@ -184,6 +184,21 @@ def before_agent(b):
 
 # ---- the page ----
 
+def tree_line(res_dir):
+    p = os.path.join(res_dir, "tree.txt")
+    if not os.path.exists(p):
+        return None
+    kv = {}
+    for line in open(p):
+        f = line.split(None, 1)
+        if f:
+            kv[f[0]] = f[1].strip() if len(f) > 1 else ""
+    dirty = kv.get("dirty", "")
+    return (f"Tree: commit {kv.get('head', '?')}"
+            + (f", with uncommitted changes in {dirty} (work in progress in the same tree)"
+               if dirty else ", nothing uncommitted") + ".  ")
+
+
 def host_line(res_dir):
     p = os.path.join(res_dir, "host.txt")
     if not os.path.exists(p):
@@ -249,6 +264,9 @@ def main():
              "from tests/irqsim (not fired: their counts are 0).  Medians of the runs "
              "after warm-up (7 unless BENCH_ARGS said otherwise); ± is the standard "
              "deviation in % of the median.  Protocol 5 (issue 38).  ")
+    tree = tree_line(res_dir)
+    if tree:
+        o.append(tree)
     h = host_line(res_dir)
     if h:
         o.append(f"Host while the guests ran: {h}.")

@@ -30,6 +30,13 @@ export KSTAT_VMDIR=${KSTAT_VMDIR:-$PWD/build/vm-seed}
 if [[ -z ${BENCH_REPORT_ONLY:-} ]]; then
 	rm -rf "$res" "$KSTAT_VMDIR/results/bench-seed"
 	mkdir -p "$res"
+	# What was measured: the commit, and what of the tree differed from it
+	# (other work in progress shares this tree).
+	{
+		echo "head $(git rev-parse --short HEAD)"
+		echo "dirty $(git status --porcelain -- kernel userspace include bench tests/irqsim |
+			awk '{ print $2 }' | cut -d/ -f1-2 | sort -u | tr '\n' ' ')"
+	} >"$res/tree.txt"
 	# The guest runner passes only its own settings to the guest; it
 	# sees this tree read-only, so the bench's go in a file there.
 	{

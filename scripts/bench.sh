@@ -28,6 +28,13 @@ if [[ -z ${BENCH_REPORT_ONLY:-} ]]; then
 		scripts/bench-before.sh "${BENCH_BEFORE-ffdd1b0}" ||
 			echo "bench: protocol 4's build failed (build/before/build.log): no same-boot before figures" >&2
 	fi
+	# What was measured: the commit, and what of the tree differed from it
+	# (other work in progress shares this tree).
+	{
+		echo "head $(git rev-parse --short HEAD)"
+		echo "dirty $(git status --porcelain -- kernel userspace include bench tests/irqsim |
+			awk '{ print $2 }' | cut -d/ -f1-2 | sort -u | tr '\n' ' ')"
+	} >"$res/tree.txt"
 	# The guest runner passes only its own settings; the guest reads
 	# these from the tree (bench/guest-bench.sh says what they do).
 	for v in BENCH_IRQS BENCH_ARGS BENCH_READERS_CPUS BENCH_READERS_IRQS \
