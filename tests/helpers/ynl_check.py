@@ -21,6 +21,8 @@ remains:
 4. check_wire(): kernel replies recorded in tests/fixtures decode with
    SPEC (every attribute known, of its type's size, repeated only when
    multi-attr, in the reply the spec lists).
+5. decode_file(): the recorded messages as the spec reads them, for
+   comparing with other decoders (tests/helpers/rawsample.py).
 
 Exit 0 when all agree, 1 with one line per mismatch otherwise.
 """
@@ -213,11 +215,73 @@ def check_wire(spec, paths):
                         allowed |= set(op.get(mode, {}).get('reply', {})
                                        .get('attributes', []))
                     allowed |= set(op.get('event', {}).get('attributes', []))
-                    check_nest(spec, sets, op['attribute-set'],
-                               buf[off + 20:off + ln], allowed,
-                               f"{where} {op['name']}", seen, errs)
+                    try:
+                        check_nest(spec, sets, op['attribute-set'],
+                                   buf[off + 20:off + ln], allowed,
+                                   f"{where} {op['name']}", seen, errs)
+                    except ValueError as e:
+                        errs.append(f"{where} {op['name']}: {e}")
             off += (ln + 3) & ~3
     return errs, seen
+
+
+UNPACK = {'u8': '=B', 'u16': '=H', 'u32': '=I', 'u64': '=Q', 's8': '=b',
+          's16': '=h', 's32': '=i', 's64': '=q'}
+
+
+def decode_nest(sets, set_name, buf):
+    """One attribute space as the spec reads it: {name: value}, a list
+    for multi-attr; binary with a sub-type as a list of numbers."""
+    by_val, val = {}, 1
+    for a in sets[set_name]['attributes']:
+        val = a.get('value', val)
+        by_val[val] = a
+        val += 1
+    out = {}
+    for typ, _, data in wire_attrs(buf):
+        a = by_val.get(typ)
+        if a is None or a['type'] in ('unused', 'pad'):
+            continue
+        t = a['type']
+        if t in UNPACK:
+            v = struct.unpack(UNPACK[t], data)[0]
+        elif t == 'string':
+            v = data.rstrip(b'\0').decode()
+        elif t == 'nest':
+            v = decode_nest(sets, a['nested-attributes'], data)
+        elif t == 'binary' and a.get('sub-type') in UNPACK:
+            fmt = UNPACK[a['sub-type']]
+            v = [x[0] for x in struct.iter_unpack(fmt, data)]
+        else:
+            v = data
+        if a.get('multi-attr'):
+            out.setdefault(a['name'], []).append(v)
+        else:
+            out[a['name']] = v
+    return out
+
+
+def decode_file(spec, path):
+    """[(op name, {attributes})] of the family's messages in a recording."""
+    sets = {s['name']: s for s in spec['attribute-sets']}
+    ops, val = {}, 1
+    for op in spec['operations']['list']:
+        val = op.get('value', val)
+        ops[val] = op
+        val += 1
+    with open(path, 'rb') as f:
+        buf = f.read()
+    out, off = [], 0
+    while off + 16 <= len(buf):
+        ln, typ = struct.unpack_from('=IH', buf, off)
+        if ln < 16:
+            break
+        if typ >= 16:
+            op = ops[buf[off + 16]]
+            out.append((op['name'], decode_nest(sets, op['attribute-set'],
+                                                buf[off + 20:off + ln])))
+        off += (ln + 3) & ~3
+    return out
 
 
 def validate_schema(spec, schema_path):
