@@ -37,7 +37,6 @@ bad=(
 	"irq show 3-1"
 	"irq show 1--2"
 	"irq show 4294967296"
-	"irq show 0-8191 9000"
 	"softirq show bogus"
 	"stat extra"
 	"interrupts extra"
