@@ -127,7 +127,7 @@ int kstat_get_recv(struct kstat_handle *h, struct kstat_sample **out)
 		return -EINVAL;
 	}
 	do {
-		n = kstat_recv(nl_socket_get_fd(h->sk), &h->buf, MSG_DONTWAIT);
+		n = kstat_recv(h->sk, &h->buf);
 		if (n == -EAGAIN)
 			return -EAGAIN;
 		err = n < 0 ? (n == -ENOBUFS ? 0 : (int)n) :

@@ -111,10 +111,12 @@ struct kstat_buf {
 };
 
 /*
- * One whole skb from @fd into @b (grown to fit), @flags MSG_DONTWAIT or
- * 0: its length, or -errno (-ENOBUFS: the socket overran).
+ * One whole skb from @sk into @b (grown to fit), without blocking, from
+ * its peer only (the kernel): its length, or -errno (-EAGAIN: nothing
+ * queued, -ENOBUFS: the socket overran).
  */
-ssize_t kstat_recv(int fd, struct kstat_buf *b, int flags);
+struct nl_sock;
+ssize_t kstat_recv(struct nl_sock *sk, struct kstat_buf *b);
 
 /* What nlctrl says of a family. */
 struct kstat_family {
@@ -135,7 +137,6 @@ int kstat_ctrl_parse(const struct nlmsghdr *nlh, const char *name,
  * most @timeout_ms; other messages read meanwhile are dropped.  0,
  * -ENOENT when it is not registered, -ETIMEDOUT or -errno.
  */
-struct nl_sock;
 int kstat_ctrl_lookup(struct nl_sock *sk, struct kstat_buf *b, const char *name,
 		      const char *grp, int timeout_ms, struct kstat_family *f);
 /* NETLINK_EXT_ACK and NETLINK_CAP_ACK on @sk. */

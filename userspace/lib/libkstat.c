@@ -145,31 +145,40 @@ int kstat_msg_attrs(const struct nlmsghdr *nlh, const struct nlattr **head,
  * Peek at the skb's length first, so that no message is ever cut: a
  * dump's skb is at most 32 KiB unless one object needs more, a sample's
  * part as large as its largest object.  Then take it off the queue.
+ * Only the kernel's (or the peer's) count: any local process may send
+ * to our port, none may speak for the module.
  */
-ssize_t kstat_recv(int fd, struct kstat_buf *b, int flags)
+ssize_t kstat_recv(struct nl_sock *sk, struct kstat_buf *b)
 {
+	int fd = nl_socket_get_fd(sk);
+	struct sockaddr_nl from;
+	socklen_t len;
 	ssize_t n;
 	char *p;
 
 	for (;;) {
-		n = recv(fd, b->p, b->cap, flags | MSG_PEEK | MSG_TRUNC);
+		len = sizeof(from);
+		n = recvfrom(fd, b->p, b->cap, MSG_DONTWAIT | MSG_PEEK | MSG_TRUNC,
+			     (struct sockaddr *)&from, &len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			return -errno;
-		if ((size_t)n <= b->cap)
-			break;
-		p = realloc(b->p, n);
-		if (!p)
-			return -ENOMEM;
-		b->p = p;
-		b->cap = n;
+		if ((size_t)n > b->cap) {
+			p = realloc(b->p, n);
+			if (!p)
+				return -ENOMEM;
+			b->p = p;
+			b->cap = n;
+			continue;
+		}
+		/* an overrun noted between the two reads leaves it queued */
+		while (recv(fd, NULL, 0, MSG_DONTWAIT | MSG_TRUNC) < 0 &&
+		       (errno == EINTR || errno == ENOBUFS))
+			;
+		if (from.nl_pid == nl_socket_get_peer_port(sk))
+			return n;
 	}
-	/* an overrun noted between the two reads leaves the skb queued */
-	while (recv(fd, NULL, 0, MSG_DONTWAIT | MSG_TRUNC) < 0 &&
-	       (errno == EINTR || errno == ENOBUFS))
-		;
-	return n;
 }
 
 int kstat_socket_setup(struct nl_sock *sk)
@@ -324,7 +333,7 @@ int kstat_ctrl_lookup(struct nl_sock *sk, struct kstat_buf *b, const char *name,
 	err = kstat_send(sk, msg, &seq);
 	while (!err) {
 		err = kstat_poll(fd, deadline, 0);
-		n = err ? err : kstat_recv(fd, b, MSG_DONTWAIT);
+		n = err ? err : kstat_recv(sk, b);
 		if (n == -EAGAIN || n == -ENOBUFS)
 			continue;
 		if (n < 0)
@@ -454,7 +463,7 @@ static void handle_drain(struct kstat_handle *h)
 	ssize_t n;
 
 	do {
-		n = kstat_recv(nl_socket_get_fd(h->sk), &h->buf, MSG_DONTWAIT);
+		n = kstat_recv(h->sk, &h->buf);
 	} while (n >= 0 || n == -ENOBUFS);
 }
 
@@ -531,7 +540,7 @@ int kstat_request(struct kstat_handle *h, struct nl_msg *msg,
 	fd = nl_socket_get_fd(h->sk);
 	while (!err) {
 		err = kstat_poll(fd, deadline, 0);
-		n = err ? err : kstat_recv(fd, &h->buf, MSG_DONTWAIT);
+		n = err ? err : kstat_recv(h->sk, &h->buf);
 		if (n == -EAGAIN || n == -ENOBUFS)
 			continue;
 		err = n < 0 ? (int)n : kstat_answer(h, n, seq, 0, fn, arg);
@@ -571,7 +580,7 @@ int kstat_wait_family(int timeout_ms)
 					timeout_ms, &f);
 	while (err == -ENOENT) {
 		err = kstat_poll(nl_socket_get_fd(sk), deadline, 1);
-		n = err ? err : kstat_recv(nl_socket_get_fd(sk), &b, MSG_DONTWAIT);
+		n = err ? err : kstat_recv(sk, &b);
 		if (n == -EAGAIN || n == -ENOBUFS) {
 			err = -ENOENT;	/* a missed NEWFAMILY: ask */
 			if (n == -ENOBUFS)

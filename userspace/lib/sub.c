@@ -725,7 +725,7 @@ static int sub_dispatch(struct kstat_sub *sub)
 	sub->delivered = 0;
 	while (!err && !sub->brk && !sub->dead &&
 	       reads++ < KSTAT_SUB_DISPATCH_READS) {
-		n = kstat_recv(nl_socket_get_fd(sub->sk), &sub->buf, MSG_DONTWAIT);
+		n = kstat_recv(sub->sk, &sub->buf);
 		if (n == -EAGAIN)
 			break;
 		if (n == -ENOBUFS) {

@@ -108,6 +108,21 @@ static void test_own(void)
 	CHECK(ret == 2 && !strcmp(w.log, "G10 S0 "),
 	      "its samples come unicast, from seq 0: \"%s\"", w.log);
 
+	/* another process sends it a sample: not the kernel's, dropped */
+	{
+		struct fake impostor;
+
+		if (!fake_open(&impostor)) {
+			impostor.peer = k.peer;
+			sample_msg(&m, 1, 30, 1);
+			fake_send(&impostor, &m, 0);
+			close(impostor.fd);
+		}
+		ret = drain(sub);
+		CHECK(ret == 0 && !strcmp(w.log, "G10 S0 "),
+		      "a sample from another port than the kernel's: dropped (%d)", ret);
+	}
+
 	/* the kernel refuses a later SUBSCRIBE: -errno, its text */
 	error_msg(&m, -EUSERS, sq->seq,
 		  "too many subscriptions for this user (limits max-subscriptions)");
