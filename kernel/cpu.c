@@ -82,7 +82,7 @@ static void *kst_cpu_collect(struct kst_reading *r, const struct kst_req *req,
 	if (!d)
 		return ERR_PTR(-ENOMEM);
 	if (percpu) {
-		d->rows = kvmalloc_array(kst_nr_cpus(r), sizeof(*d->rows), gfp);
+		d->rows = kvcalloc(kst_nr_cpus(r), sizeof(*d->rows), gfp);
 		if (!d->rows) {
 			kfree(d);
 			return ERR_PTR(-ENOMEM);
