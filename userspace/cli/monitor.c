@@ -20,7 +20,7 @@ static const char monitor_usage[] =
 	"One line per sample, until N samples (default: until interrupted);\n"
 	"with -t (kstat -t monitor) each text line starts with the local time\n"
 	"it was printed, [YYYY-MM-DDTHH:MM:SS.uuuuuu].  The first sample is the\n"
-	"state on joining, read by a GET (seq 0), then the kernel's.\n"
+	"state on joining, read by a GET (seq 0, \"from_get\"), then the kernel's.\n"
 	"Without interval, sections or percpu: the default stream, at the\n"
 	"configuration kstat config shows.  With any of them: a subscription of\n"
 	"monitor's own (what is not given takes the default stream's value),\n"
@@ -30,7 +30,8 @@ static const char monitor_usage[] =
 	"kstat config set (bare: milliseconds).\n"
 	"With -j, JSON Lines: every object has \"seq\", \"timestamp_ns\"\n"
 	"(CLOCK_BOOTTIME), \"received_ns\" (when it reached kstat),\n"
-	"\"generation\", then one key per section the sample\n"
+	"\"generation\" (and on the first \"from_get\": true), then one key per\n"
+	"section the sample\n"
 	"carries, in this order: \"cpu\" (with percpu every online CPU, then the\n"
 	"total with \"cpu\": null); \"irq\" (every IRQ, counts absolute and\n"
 	"64-bit), \"arch\" and \"intr\"; \"softirq\".  Every sample is whole: a\n"
@@ -81,6 +82,10 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 		  s->timestamp_ns);
 	print_u64(PRINT_JSON, "received_ns", NULL, boottime_ns());
 	print_uint(PRINT_ANY, "generation", " generation %u", s->generation);
+	if (s->from_get) {	/* the state on joining, read by a GET */
+		print_bool(PRINT_JSON, "from_get", NULL, true);
+		print_string(PRINT_FP, NULL, " %s", "from_get");
+	}
 	print_sample_objects(s);
 	print_u64(PRINT_FP, NULL, " cpus %" PRIu64, s->nr_cpus);
 	print_u64(PRINT_FP, NULL, " irqs %" PRIu64, s->nr_irqs);
