@@ -47,10 +47,10 @@ assert_eq true "$(keys 'del(.running, .listening) | all(.[]; type == "number")' 
 # carries the sections asked for, and the same keys besides
 j=$("$KSTAT" -j monitor interval 300ms sections softirq count 2)
 assert_eq '[true,false]' "$(jq -s -c 'map(.from_get // false)' <<<"$j")" "monitor: from_get on the first sample only"
-assert_eq '["generation","received_ns","seq","softirq","timestamp_ns"]' \
+assert_eq '["from_get","generation","received_ns","seq","softirq","timestamp_ns"]' \
 	"$(jq -s -c '.[1] | keys' <<<"$j")" "monitor keys of a softirq sample"
 j=$("$KSTAT" -j monitor count 2 | tail -n 1)
-assert_eq '["arch","cpu","generation","intr","irq","received_ns","seq","softirq","timestamp_ns"]' \
+assert_eq '["arch","cpu","from_get","generation","intr","irq","received_ns","seq","softirq","timestamp_ns"]' \
 	"$(keys 'keys' "$j")" "monitor keys of a sample of every section"
 assert_eq '["count","irq"]' "$(keys '.irq[0] | keys' "$j")" "monitor irq keys"
 # one config printer: config show's text spells percpu and netns as on/off
