@@ -250,7 +250,7 @@ def main():
             if f and f[0] == "value":
                 parse[f[1]] = float(f[2])
             elif f[:2] == ["#", "source"]:
-                sources.append(" ".join(f[2:]))
+                sources.append(" ".join(f[2:]).replace("../tests/", "tests/"))
 
     when = lambda t: f"{datetime.datetime.fromtimestamp(t, datetime.timezone.utc):%Y-%m-%d %H:%M} UTC"
     guest = max(os.path.getmtime(p) for p in glob.glob(os.path.join(res_dir, "*-cpus-*.txt")))
@@ -410,11 +410,11 @@ def main():
             if name in m:
                 b_, bsd, k, ksd, _ = m[name]
                 o.append(row(b_, bsd, k, ksd, label))
+        o.append(f"{'libkstat':>12} {'':4} {'':10} {'raw':>12} {'':4}  # the same request, two clients")
         for name, label in (("irq_libkstat_vs_raw", "irq.us/read (IRQ totals dump: libkstat vs raw)"),
                             ("floor_libkstat_vs_raw", "floor.us/op (CONFIG_GET: libkstat vs raw)")):
             if name in m:
                 b_, bsd, k, ksd, _ = m[name]
-                o.append(f"{'libkstat':>12} {'':4} {'':10} {'raw':>12}")
                 o.append(row(b_, bsd, k, ksd, label))
     o.append("```\n")
 
@@ -497,9 +497,11 @@ def main():
              "- Protocol 4 in the same boot for what its own kstat-bench measured "
              "(GETs, the agent, the producer per sample); its readers' streams, parse "
              "cost and the rest are its page's (²), and its idle check is not rerun.\n"
-             "- The parse cost of recorded messages until tests/fixtures has protocol 5 "
-             "recordings: parse-cost builds them the kernel's way meanwhile (the "
-             "sources above say which).\n")
+             + ("" if all(f"parse_{k}_rec_instr" in parse for k in
+                          ("dump_totals", "dump_percpu", "sample_totals", "sample_percpu"))
+                else "- The parse cost of the recordings tests/fixtures does not have in "
+                     "protocol 5 (no \"recorded\" row above): only messages parse-cost "
+                     "builds the kernel's way.\n"))
     print("\n".join(o))
     return 0
 
