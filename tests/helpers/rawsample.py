@@ -8,13 +8,15 @@ usage: rawsample.py [-n COUNT] [SPEC]    subscribe, print COUNT samples (1)
 SPEC "interval=MS,sections=BITS,percpu=0|1" (any left out) subscribes
 with a config of this socket's own; without it, the default stream
 (joins "summary", sends SUBSCRIBE).  Each sample is printed alone, from
-its own message(s) only (its parts, same seq), as one JSON line:
+its own message(s) only (its parts, same seq), as one JSON line (a
+sample whose messages the socket lost is left out, said on stderr: the
+next one needs nothing of it):
 {"seq", "timestamp", "generation", "parts", "intr_sum", "irqs": {IRQ:
 count}, "irq_percpu": {IRQ: {CPU: count}}, "cpu": {"total"|CPU: [user ..
 guest_nice]}, "softirqs": {NAME: count}, "arch": {NAME: count}} (keys of
 the sections it carries).  The numbers are protocol 5's, from the spec.
 """
-import json, socket, struct, sys
+import errno, json, socket, struct, sys
 from array import array
 
 def attrs(b):
@@ -73,7 +75,16 @@ def samples(chunks, fam):
             if t != fam or body[0] != 6: continue
             d = dict(attrs(body[4:])); seq = u(d[10])
             parts.setdefault(seq, []).append(body)
-            if len(parts[seq]) == u(d[13]): yield decode(parts.pop(seq))
+            if len(parts[seq]) == u(d[13]):
+                for old in [k for k in parts if k < seq]: del parts[old]   # lost parts
+                yield decode(parts.pop(seq))
+
+def recv_all(sk):
+    while True:
+        try: yield sk.recv(1 << 20)
+        except OSError as e:
+            if e.errno != errno.ENOBUFS: raise
+            print("rawsample: socket overrun, samples lost", file=sys.stderr)
 
 def main(a):
     if a[:1] == ["-f"]:
@@ -82,7 +93,9 @@ def main(a):
         return
     count = int(a[1]) if a[:1] == ["-n"] else 1; a = a[2:] if a[:1] == ["-n"] else a
     sk = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
-    sk.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20); sk.bind((0, 0))
+    try: sk.setsockopt(socket.SOL_SOCKET, 33, 8 << 20)      # SO_RCVBUFFORCE (root)
+    except PermissionError: sk.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
+    sk.bind((0, 0))
     def send(fam, cmd, p=b""):
         sk.send(struct.pack("=IHHII", 20 + len(p), fam, 5, 1, 0) + bytes([cmd, 1, 0, 0]) + p)
     send(0x10, 3, nla(2, b"kstat\0"))          # CTRL_CMD_GETFAMILY
@@ -96,7 +109,7 @@ def main(a):
         send(fam, 5, nla(23 | 0x8000, cfg))
     else:                                       # the default stream
         sk.setsockopt(270, 1, grp); send(fam, 5)
-    for i, s in enumerate(samples(iter(lambda: sk.recv(1 << 20), b""), fam)):
+    for i, s in enumerate(samples(recv_all(sk), fam)):
         print(json.dumps(s), flush=True)
         if i + 1 == count: return
 

@@ -49,6 +49,7 @@ joining "summary" first).  The attribute numbers come from the UAPI
 header.  (Protocol 5 has no per-reader stream objects: a subscription is
 the socket's own view of the one producer.)
 """
+import errno
 import json
 import os
 import re
@@ -76,6 +77,8 @@ NLM_F_ACK = 4
 NLMSG_ERROR = 2
 NLMSGERR_ATTR_MSG = 1
 NLA_F_NESTED = 0x8000
+SO_RCVBUFFORCE = 33
+ANSWER_S = 10		# an answer lost to a full buffer: not waited for longer
 
 UAPI = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                     "../../include/uapi/linux/kstat.h")
@@ -142,7 +145,7 @@ def messages(buf):
         mlen, mtype, flags, seq, pid = struct.unpack_from("=IHHII", buf, off)
         if mlen < 16:
             break
-        yield mtype, flags, buf[off + 16:off + mlen]
+        yield mtype, seq, buf[off + 16:off + mlen]
         off += (mlen + 3) & ~3
 
 
@@ -190,8 +193,12 @@ def ack_of(body):
 
 
 def sock(rcvbuf=1 << 20):
+    """A socket with a receive buffer of @rcvbuf (beyond rmem_max as root)."""
     sk = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
-    sk.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    try:
+        sk.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, rcvbuf)
+    except PermissionError:
+        sk.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
     sk.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
     sk.setsockopt(SOL_NETLINK, NETLINK_CAP_ACK, 1)
     sk.bind((0, 0))
@@ -199,15 +206,30 @@ def sock(rcvbuf=1 << 20):
 
 
 def request(sk, cmd, payload=b"", seq=1, on_ntf=None):
-    """Send a do; (errno, extack, replies), notifications to on_ntf."""
+    """Send a do; (errno, extack, replies), notifications to on_ntf.
+    The samples of a subscription may overrun the socket meanwhile
+    (ENOBUFS: skipped); an answer lost so gives (ETIMEDOUT, "no answer")."""
     sk.send(genl_msg(FAM, CMD[cmd], NLM_F_REQUEST | NLM_F_ACK, payload, seq))
     replies = []
+    end = time.monotonic() + ANSWER_S
     while True:
-        buf = sk.recv(1 << 20)
-        for mtype, flags, body in messages(buf):
-            if mtype == NLMSG_ERROR:
+        sk.settimeout(max(end - time.monotonic(), 0.01))
+        try:
+            buf = sk.recv(1 << 20)
+        except socket.timeout:
+            return errno.ETIMEDOUT, "no answer", replies
+        except OSError as e:
+            if e.errno != errno.ENOBUFS:
+                raise
+            continue
+        finally:
+            sk.settimeout(None)
+        for mtype, mseq, body in messages(buf):
+            if mtype == NLMSG_ERROR and mseq == seq:
                 err, text = ack_of(body)
                 return err, text, replies
+            if mtype == NLMSG_ERROR:
+                continue
             if body[0] == CMD["KSTAT_CMD_SUMMARY_NTF"]:
                 if on_ntf:
                     on_ntf(body)
