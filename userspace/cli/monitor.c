@@ -30,7 +30,7 @@ static const char monitor_usage[] =
 	"kstat config set (bare: milliseconds).\n"
 	"With -j, JSON Lines: every object has \"seq\", \"timestamp_ns\"\n"
 	"(CLOCK_BOOTTIME), \"received_ns\" (when it reached kstat),\n"
-	"\"generation\" (and on the first \"from_get\": true), then one key per\n"
+	"\"generation\", \"from_get\" (true on the first), then one key per\n"
 	"section the sample\n"
 	"carries, in this order: \"cpu\" (with percpu every online CPU, then the\n"
 	"total with \"cpu\": null); \"irq\" (every IRQ, counts absolute and\n"
@@ -82,10 +82,10 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 		  s->timestamp_ns);
 	print_u64(PRINT_JSON, "received_ns", NULL, boottime_ns());
 	print_uint(PRINT_ANY, "generation", " generation %u", s->generation);
-	if (s->from_get) {	/* the state on joining, read by a GET */
-		print_bool(PRINT_JSON, "from_get", NULL, true);
+	/* the state on joining, read by a GET */
+	print_bool(PRINT_JSON, "from_get", NULL, s->from_get);
+	if (s->from_get)
 		print_string(PRINT_FP, NULL, " %s", "from_get");
-	}
 	print_sample_objects(s);
 	print_u64(PRINT_FP, NULL, " cpus %" PRIu64, s->nr_cpus);
 	print_u64(PRINT_FP, NULL, " irqs %" PRIu64, s->nr_irqs);
