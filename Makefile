@@ -86,7 +86,7 @@ userspace:
 examples: userspace
 	$(MAKE) -C examples KSTAT_CFLAGS="-I$(CURDIR)/userspace/lib -I$(CURDIR)/include/uapi" \
 		KSTAT_LIBS="-L$(CURDIR)/userspace/lib -lkstat -Wl,-rpath,$(CURDIR)/userspace/lib" \
-		KSTAT_DEPS="$(CURDIR)/userspace/lib/libkstat.h $(CURDIR)/userspace/lib/libkstat.so.1"
+		KSTAT_DEPS="$(CURDIR)/userspace/lib/libkstat.h $(CURDIR)/userspace/lib/libkstat.so.2"
 
 deps:
 	scripts/install-deps.sh
