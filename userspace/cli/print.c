@@ -70,20 +70,7 @@ uint32_t sample_cpu_span(const struct kstat_sample *s)
 
 bool sample_has_percpu(const struct kstat_sample *s)
 {
-	size_t i;
-
-	if (s->nr_cpus)
-		return true;
-	for (i = 0; i < s->nr_irqs; i++)
-		if (kstat_sample_irq(s, i)->percpu)
-			return true;
-	for (i = 0; i < s->nr_softirqs; i++)
-		if (kstat_sample_softirq(s, i)->percpu)
-			return true;
-	for (i = 0; i < s->nr_arch; i++)
-		if (kstat_sample_arch(s, i)->percpu)
-			return true;
-	return false;
+	return s->flags & KSTAT_F_PERCPU;
 }
 
 bool arch_is_global(const struct kstat_arch *a)

@@ -33,11 +33,7 @@
  */
 uint32_t sample_cpu_span(const struct kstat_sample *s);
 
-/*
- * Does @s carry per-CPU detail?  libkstat gives a per-CPU list of no
- * count as NULL, like one the kernel did not send: any CPU row or list
- * says so.
- */
+/* Does @s carry per-CPU detail (then an absent per-CPU list is all zeros)? */
 bool sample_has_percpu(const struct kstat_sample *s);
 
 /*

@@ -213,6 +213,13 @@ struct kstat_sample {
 	/* KSTAT_SECTION_SOFTIRQ */
 	const void *softirqs;
 	size_t nr_softirqs, softirq_size;
+
+	/*
+	 * KSTAT_F_PERCPU: it carries per-CPU detail (a per-CPU record, or
+	 * each CPU's row), so an absent per-CPU list means all zeros;
+	 * KSTAT_F_META: IRQ descriptions.
+	 */
+	uint32_t flags;
 	/* New fields go here, at the end. */
 };
 

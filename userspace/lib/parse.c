@@ -126,6 +126,7 @@ static long rec_take(struct kstat_build *b, const uint32_t *w, size_t avail,
 
 	if (!avail)
 		return -EBADMSG;
+	b->s.flags |= KSTAT_F_PERCPU;
 	h = w[0];
 	n = h >> 1;
 	dense = h & KSTAT_CPUS_DENSE;
@@ -187,6 +188,7 @@ static int take_cpu(struct kstat_build *b, const struct nlattr *nest)
 		b->s.cpu_total = &b->total;
 		return 0;
 	}
+	b->s.flags |= KSTAT_F_PERCPU;
 	dst = b->cpus.p;
 	if (b->cpus.nr && dst[b->cpus.nr - 1].cpu >= c.cpu)
 		return -EBADMSG;	/* ascending, each once */
@@ -400,6 +402,7 @@ int kstat_build_msg(struct kstat_build *b, const struct nlmsghdr *nlh)
 			err = take_irqs(b, a);
 			break;
 		case KSTAT_A_IRQ:
+			s->flags |= KSTAT_F_META;
 			err = take_meta(b, a);
 			break;
 		case KSTAT_A_SOFTIRQ:

@@ -152,6 +152,8 @@ static void test_dump(void)
 	CHECK(s->sections == (KSTAT_SECTION_CPU | KSTAT_SECTION_IRQ |
 			      KSTAT_SECTION_SOFTIRQ),
 	      "all three sections (0x%x)", s->sections);
+	CHECK(s->flags == (KSTAT_F_PERCPU | KSTAT_F_META),
+	      "flags: per-CPU detail and descriptions (0x%x)", s->flags);
 	kstat_sample_free(s);
 }
 
@@ -175,6 +177,28 @@ static void test_cpu_first(void)
 	      q->percpu[0].cpu == 8 && q->percpu[1].cpu == 9 &&
 	      b->s.sections == KSTAT_SECTION_IRQ && !b->s.cpu_total,
 	      "a GET from CPU 8: records for CPUs 8 and 9");
+	kstat_sample_free(&b->s);
+}
+
+/* A record of no count: no list, yet the sample says it has per-CPU detail. */
+static void test_empty_record(void)
+{
+	static const uint32_t ids[] = { 3 };
+	static const uint64_t counts[] = { 0 };
+	static const uint32_t cpus[] = { 0 };	/* no pair */
+	struct kstat_build *b = kstat_build_new();
+	const struct kstat_irq *q;
+	struct msg m;
+	int err;
+
+	kstat_build_reset(b, 0, KSTAT_SECTION_IRQ);
+	reply_start(&m, 1, 1);
+	put_irqs(&m, ids, counts, 1, cpus, 1);
+	err = kstat_build_msg(b, &m.nlh) ?: kstat_build_finish(b);
+	q = kstat_sample_irq(&b->s, 0);
+	CHECK(!err && !q->percpu && !q->nr_percpu &&
+	      b->s.flags == KSTAT_F_PERCPU,
+	      "an empty record: no list, flags say per-CPU (0x%x)", b->s.flags);
 	kstat_sample_free(&b->s);
 }
 
@@ -278,6 +302,7 @@ int main(void)
 {
 	test_dump();
 	test_cpu_first();
+	test_empty_record();
 	test_malformed();
 	return unit_exit();
 }

@@ -194,6 +194,7 @@ static void test_monitor_percpu(void)
 	      "no per-CPU detail: no percpu key: %s", got);
 	free(got);
 	s.irqs = &q[0];
+	s.flags = KSTAT_F_PERCPU;	/* as libkstat says of a record */
 	got = capture(true, monitor_irqs, &s);
 	CHECK(strstr(got, "\"percpu\":[3") != NULL,
 	      "per-CPU detail: its array: %s", got);
