@@ -80,6 +80,7 @@ t_log "$out"
 irq=$(irqsim_irq 7)
 timeout "$(t_scaled 60)" python3 "$R" -n 8 interval=250,sections=2 >"$TMPDIR/moving" &
 raw=$!
+wait_until 30 test -s "$TMPDIR/moving"	# its first sample is out
 for i in 1 2 3 4 5 6; do irqsim_fire 7 0 100; sleep 0.2; done
 wait $raw || t_fail "rawsample failed while IRQ $irq fired"
 series=$(jq -r --arg q "$irq" '.irqs[$q]' "$TMPDIR/moving" | tr '\n' ' ')
