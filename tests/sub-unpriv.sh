@@ -54,7 +54,7 @@ for cmd in "watch cpu interval 0.1 count 1" "top -b -d 0.1 -n 1" \
 	assert_exit 1 nobody timeout "$(t_scaled 30)" "$KSTAT" $cmd
 	t_log "$cmd: $T_ERR"
 	assert_eq 1 "$(wc -l <<<"$T_ERR")" "$cmd: one line on stderr"
-	assert_match '^kstat: cannot subscribe to the summaries: .*interval.*: ask for a longer interval' \
+	assert_match '^kstat: cannot subscribe: .*interval.*: ask for a longer interval' \
 		"$T_ERR" "$cmd: the kernel's text and what to do"
 done
 # root is held to the 10 ms minimum only

@@ -1,10 +1,10 @@
 #!/bin/bash
 # Proves: with interval 200 ms, a listener of the default stream gets its
-# samples with consecutive seq numbers, timestamps 100 to 400 ms apart and
-# 200 ms +- 15 % on average (none missing or extra: a busy host may make
-# one tick late by up to an interval before it would pass for a skipped
-# one); with batch 5 the samples arrive in groups of 5 (same arrival,
-# one message), still with consecutive seq numbers.  The first sample a
+# samples with consecutive seq numbers, timestamps 100 to 400 ms apart
+# but for one host stall (which makes one gap long and, the schedule kept,
+# the next one short: two gaps) and 200 ms +- 15 % on average (none
+# missing or extra); with batch 5 the samples arrive in groups of 5 (same
+# arrival, one message), still with consecutive seq numbers.  The first sample a
 # listener gets is the state it read on joining (a GET, "from_get"), not
 # the producer's: the spacing is checked from the pushed samples on.  The
 # count is not taken over a fixed window: the monitor's own start-up
@@ -17,15 +17,15 @@ source tests/lib.sh
 require_cmd jq
 t_cleanup config_reset
 
-check_seq() {	# FILE: consecutive seq, gaps 100..400 ms, 200 +- 15 % on average
+check_seq() {	# FILE: consecutive seq, gaps 100..400 ms but 2, 200 +- 15 % on average
 	jq -s -e '[.[] | '"$T_PUSHED"'] as $s | ($s | length) > 1 and
 		all(range(1; $s | length); $s[.].seq == $s[. - 1].seq + 1)' "$1" >/dev/null ||
 		t_fail "seq numbers not consecutive: $(jq -c "$T_PUSHED | .seq" "$1" | tr '\n' ' ')"
 	jq -s -e '[.[] | '"$T_PUSHED"' | .timestamp_ns / 1e6] as $t |
 		[range(1; $t | length) as $i | $t[$i] - $t[$i - 1]] as $d |
-		all($d[]; . >= 100 and . < 400) and
+		([$d[] | select(. < 100 or . >= 400)] | length) <= 2 and
 		($d | add / length) as $mean | $mean >= 170 and $mean <= 230' "$1" >/dev/null ||
-		t_fail "sample spacing not 200 ms (gaps 100..400, mean +-15 %): $(jq -s -c '[.[] | '"$T_PUSHED"' | .timestamp_ns / 1e6 | floor]' "$1")"
+		t_fail "sample spacing not 200 ms (gaps 100..400 but 2, mean +-15 %): $(jq -s -c '[.[] | '"$T_PUSHED"' | .timestamp_ns / 1e6 | floor]' "$1")"
 }
 
 "$KSTAT" config set interval 200 batch 1

@@ -139,7 +139,8 @@ wait_until 10 slow_top_ended
 # ---- a fatal error while the screen is up is printed after it ----
 # The subscription's socket fails once the screen is up (a preloaded
 # socket() that refuses netlink sockets after initscr()): top ends, and
-# its "kstat: cannot subscribe ..." stays on the terminal after endwin().
+# its "kstat: ..." line (libkstat's reason, as it is) stays on the
+# terminal after endwin().
 cat > "$TMPDIR/failsub.c" <<'EOF'
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -173,5 +174,5 @@ cc -shared -fPIC -o "$TMPDIR/failsub.so" "$TMPDIR/failsub.c" -ldl
 wait_until 30 pane_has '^rc=' fail
 screen=$(pane fail)
 assert_match '^rc=1$' "$screen" "kstat top's exit status after the error"
-assert_match '^kstat: cannot subscribe to the summaries' "$screen" "the error, after the screen"
+assert_match '^kstat: .+' "$screen" "the error, after the screen"
 t_log "fatal error shown: $(grep '^kstat:' <<<"$screen")"
