@@ -288,13 +288,18 @@ def main():
              "Before: protocol 4's keyframe and delta (the issue's 21.7 KB and 33 KB).\n")
     o.append("| | bytes | parts | largest part | before |")
     o.append("|---|---|---|---|---|")
-    for name, what, b in (("totals", "every section, totals", f"keyframe {page.get('keyframe_bytes_totals', 0):.0f}, delta {page.get('delta_bytes', 0):.0f} ²"),
-                          ("percpu", "every section, per-CPU counts", f"keyframe {page.get('keyframe_bytes_percpu', 0):.0f} ²"),
+    sv = same["v"] if same else {}
+    sb = lambda k, pk: (f"{sv[k][0]:.0f} ¹" if k in sv else f"{page.get(pk, 0):.0f} ²")
+    for name, what, b in (("totals", "every section, totals",
+                           f"keyframe {sb('keyframe_bytes_totals', 'keyframe_bytes_totals')}, "
+                           f"delta {sb('summary_bytes_delta', 'delta_bytes')}"),
+                          ("percpu", "every section, per-CPU counts",
+                           f"keyframe {sb('keyframe_bytes_percpu', 'keyframe_bytes_percpu')}"),
                           ("irq_totals", "the irq section alone, totals", "")):
         o.append(f"| sample, {what} | {val('sample_bytes_' + name):.0f} | "
                  f"{val('sample_parts_' + name):.0f} | {val('sample_largest_part_' + name):.0f} | {b} |")
-    for name, what, b in (("irq_dump", "IRQ totals dump", f"{page.get('irq_dump_totals_bytes', 0):.0f} ²"),
-                          ("irq_dump_percpu", "IRQ dump, per-CPU", f"{page.get('irq_dump_percpu_bytes', 0):.0f} ²"),
+    for name, what, b in (("irq_dump", "IRQ totals dump", sb("dump_bytes_totals", "irq_dump_totals_bytes")),
+                          ("irq_dump_percpu", "IRQ dump, per-CPU", sb("dump_bytes_percpu", "irq_dump_percpu_bytes")),
                           ("dump_all_percpu", "dump of every section, per-CPU", "")):
         if f"{name}_bytes" in v:
             o.append(f"| {what} | {val(name + '_bytes'):.0f} | {val(name + '_msgs'):.0f} messages, "
@@ -375,18 +380,27 @@ def main():
         o.append("### Per-CPU IRQ counts against totals only\n")
         o.append("The two dumps alternating round by round; no per-CPU hint and no record "
                  "cache any more: a per-CPU read is O(IRQs × CPUs), as /proc/interrupts.  "
-                 "Before: protocol 4's (hints and record cache), ² its page.\n")
-        o.append("| | totals only | per-CPU | ratio | before (libkstat / raw) |")
+                 "Before: protocol 4's (per-CPU hints and the record cache).\n")
+        o.append("| | totals only | per-CPU | ratio | before: per-CPU ÷ totals |")
         o.append("|---|---|---|---|---|")
+        sm = same["m"] if same else {}
+        if "percpu_dump_vs_totals" in sm and "percpu_dump_vs_totals_raw" in sm:
+            b1 = (f"{sm['percpu_dump_vs_totals'][2]:.0f} µs ÷ {sm['percpu_dump_vs_totals'][0]:.0f} µs = "
+                  f"{ratio(sm['percpu_dump_vs_totals'][2], sm['percpu_dump_vs_totals'][0])} ¹")
+            b2 = (f"{sm['percpu_dump_vs_totals_raw'][2]:.0f} µs ÷ {sm['percpu_dump_vs_totals_raw'][0]:.0f} µs = "
+                  f"{ratio(sm['percpu_dump_vs_totals_raw'][2], sm['percpu_dump_vs_totals_raw'][0])} ¹")
+        else:
+            b1 = f"{ratio(page.get('irq_dump_percpu_libkstat'), page.get('irq_dump_totals_libkstat_alt'))} ²"
+            b2 = f"{ratio(page.get('irq_dump_percpu_raw'), page.get('irq_dump_totals_raw_alt'))} ²"
         o.append(f"| IRQ dump, libkstat (µs) | {tot:.0f} ±{pct(tsd, tot).strip()} "
-                 f"| {pc:.0f} ±{pct(psd, pc).strip()} | {ratio(pc, tot)} | "
-                 f"{ratio(page.get('irq_dump_percpu_libkstat'), page.get('irq_dump_totals_libkstat_alt'))} ² |")
+                 f"| {pc:.0f} ±{pct(psd, pc).strip()} | {ratio(pc, tot)} | {b1} |")
         o.append(f"| IRQ dump, raw client (µs) | {rtot:.0f} ±{pct(rtsd, rtot).strip()} "
-                 f"| {rpc:.0f} ±{pct(rpsd, rpc).strip()} | {ratio(rpc, rtot)} | "
-                 f"{ratio(page.get('irq_dump_percpu_raw'), page.get('irq_dump_totals_raw_alt'))} ² |")
+                 f"| {rpc:.0f} ±{pct(rpsd, rpc).strip()} | {ratio(rpc, rtot)} | {b2} |")
         o.append(f"| IRQ dump bytes | {val('dump_totals_bytes'):.0f} | {val('dump_percpu_bytes'):.0f} "
                  f"| {ratio(val('dump_percpu_bytes'), val('dump_totals_bytes'))} | "
-                 f"{ratio(page.get('irq_dump_percpu_bytes'), page.get('irq_dump_totals_bytes'))} ² |")
+                 + (f"{ratio(sv['dump_bytes_percpu'][0], sv['dump_bytes_totals'][0])} ¹ |"
+                    if 'dump_bytes_percpu' in sv else
+                    f"{ratio(page.get('irq_dump_percpu_bytes'), page.get('irq_dump_totals_bytes'))} ² |"))
         o.append("")
 
     o.append("The agent's procfs side reads and parses /proc/stat, /proc/interrupts and "
