@@ -67,7 +67,7 @@ def load_export(res):
     return e
 
 
-def export_section(e, page):
+def export_section(e, page, totals_bytes=None):
     o = ["### The exporter beside node_exporter (goal ≥ 300× less CPU per scrape)\n"]
     if not e["round"]:
         o.append("Not measured in this run: " + "; ".join(e["notes"]) + "\n")
@@ -122,6 +122,15 @@ def export_section(e, page):
                  "; node_exporter " + ", ".join(
                      f"{e['quiet'][(p, 'node')]['cpu_ms']} ms in {e['quiet'][(p, 'node')]['seconds']} s"
                      for p, _ in q if (p, "node") in e["quiet"]) + ".\n")
+    u = e["unit"].get("off")
+    if u and totals_bytes and int(u["sample_bytes"]) > 1.5 * totals_bytes:
+        o.append(f"Without `--percpu` the exporter's samples were {int(u['sample_bytes']):,} bytes "
+                 f"each, where a sample of every section without per-CPU counts is "
+                 f"{totals_bytes:,.0f} (the sizes above): its subscription asks the kernel for "
+                 "per-CPU detail either way, and `--percpu` only decides what it exports.\n")
+    errs = [n[len("kstat stderr: "):] for n in e["notes"] if n.startswith("kstat stderr: ")]
+    if errs:
+        o.append("The exporter's stderr in this run: " + "; ".join(f"`{x}`" for x in errs[:3]) + ".\n")
     for percpu in ("off", "on"):
         u = e["unit"].get(percpu)
         if not u:
@@ -410,7 +419,7 @@ def main():
              "samples (STATS tick-ns-total ÷ ticks: reading, encoding, sending; the "
              "work item's wall time, so a busy host inflates it).\n")
     if ex:
-        o.extend(export_section(ex, page))
+        o.extend(export_section(ex, page, v.get("sample_bytes_totals", (None,))[0]))
     if rds:
         o.append("### Readers at this scale\n")
         o.append("kstat-bench readers: raw subscribers in one process that only receive; the "
