@@ -61,9 +61,18 @@ fi
 	echo "here with protocol 4's figures taken in the same boots).  Every ratio is"
 	echo "measured in one guest run, kstat against /proc; absolute times are TCG's and"
 	echo "only mean something side by side.  \`make bench-seed\` measures the same at"
-	echo "the seed's scale (its section at the end)."
+	echo "the seed's scale (its section follows this run's; protocol 4's history last)."
 	echo
 	bench/report.py "$res" "$res/parse-cost.txt" "make bench"
+	# The seed-scale run's section, from the last `make bench-seed`
+	# (scripts/bench-seed.sh replaces the same block in place).
+	if [[ -f docs/performance-seed.md ]]; then
+		echo
+		echo "<!-- bench-seed: begin -->"
+		# without its trailing blank lines, as scripts/bench-seed.sh puts it
+		printf '%s\n' "$(cat docs/performance-seed.md)"
+		echo "<!-- bench-seed: end -->"
+	fi
 	if [[ -f docs/performance-analysis.md ]]; then
 		echo
 		echo "# History: protocol 4 (before issue 38)"
@@ -73,15 +82,6 @@ fi
 		echo "hints, the record cache, streams' members) are gone in protocol 5."
 		echo
 		cat docs/performance-analysis.md
-	fi
-	# The seed-scale run's section, from the last `make bench-seed`
-	# (scripts/bench-seed.sh replaces the same block in place).
-	if [[ -f docs/performance-seed.md ]]; then
-		echo
-		echo "<!-- bench-seed: begin -->"
-		# without its trailing blank lines, as scripts/bench-seed.sh puts it
-		printf '%s\n' "$(cat docs/performance-seed.md)"
-		echo "<!-- bench-seed: end -->"
 	fi
 } >docs/performance.md
 cat docs/performance.md
