@@ -736,16 +736,21 @@ static struct msgs load_dump(const char *path)
 	return m;
 }
 
-static int valid_v5(const struct msgs *m)
+/* Protocol 5 messages?  A recording's family id is the guest's: they
+ * are given the fake family's, as the kernel here would send them. */
+static int valid_v5(struct msgs *m)
 {
-	const struct nlmsghdr *nlh;
+	struct nlmsghdr *nlh;
 	size_t n = 0;
 
 	for_each_msg(nlh, m) {
 		const struct genlmsghdr *g = NLMSG_DATA(nlh);
 
-		if (nlh->nlmsg_type >= NLMSG_MIN_TYPE && g->version != KSTAT_FAMILY_VERSION)
+		if (nlh->nlmsg_type < NLMSG_MIN_TYPE)
+			continue;
+		if (g->version != KSTAT_FAMILY_VERSION)
 			return 0;
+		nlh->nlmsg_type = FAKE_FAMILY;
 		n++;
 	}
 	return n > 0;
@@ -860,6 +865,8 @@ static void run_sample(const char *path, const char *dump_path, long n)
 		die("%s: not protocol %d messages", path, KSTAT_FAMILY_VERSION);
 	first_sample(&sample);
 	dump_msgs = load_dump(dump_path);
+	if (!valid_v5(&dump_msgs))
+		die("%s: not protocol %d messages", dump_path, KSTAT_FAMILY_VERSION);
 	o.fields = KSTAT_CONFIG_INTERVAL | KSTAT_CONFIG_SECTIONS | KSTAT_CONFIG_PERCPU;
 	o.interval_ms = 1000;
 	o.sections = KSTAT_SECTION_CPU | KSTAT_SECTION_IRQ | KSTAT_SECTION_SOFTIRQ;
