@@ -118,7 +118,7 @@ percpu=$(jq -c '.irqs[0].cpus' <<< "$got" | python3 -c '
 import json, sys
 w = json.load(sys.stdin); h = w[0]; body = w[1:1 + (h >> 1)]
 d = dict(enumerate(body)) if h & 1 else dict(zip(body[0::2], body[1::2]))
-print(json.dumps([d.get(c, 0) for c in range(2)]))')
+print(json.dumps([d.get(c, 0) for c in range(2)], separators=(",", ":")))')
 assert_eq "[7,5]" "$percpu" "IRQ $irq0's per-CPU record, decoded"
 
 # A range dump: IRQ runs (ids, 64-bit counts), at most 256 IRQs each.
