@@ -230,7 +230,11 @@ int64_t kstat_deadline(int timeout_ms)
 	return timeout_ms < 0 ? -1 : now_us() + timeout_ms * 1000LL;
 }
 
-/* Until @fd is readable or @deadline (-1: none): 0, -ETIMEDOUT, -EINTR. */
+/*
+ * Until @fd is readable or @deadline (-1: none): 0, -ETIMEDOUT, -EINTR.
+ * A deadline passed still polls once: a timeout of 0 means "what is
+ * there now", and an answer queued already is not a timeout.
+ */
 int kstat_poll(int fd, int64_t deadline, int eintr)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
@@ -239,11 +243,13 @@ int kstat_poll(int fd, int64_t deadline, int eintr)
 
 	for (;;) {
 		left = deadline < 0 ? -1 : (deadline - now_us() + 999) / 1000;
-		if (deadline >= 0 && left <= 0)
-			return -ETIMEDOUT;
+		if (deadline >= 0 && left < 0)
+			left = 0;
 		n = poll(&p, 1, left > INT32_MAX ? INT32_MAX : (int)left);
 		if (n > 0)
 			return 0;
+		if (n == 0 && deadline >= 0 && now_us() >= deadline)
+			return -ETIMEDOUT;
 		if (n < 0 && errno != EINTR)
 			return -errno;
 		if (n < 0 && eintr)

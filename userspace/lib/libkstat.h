@@ -76,7 +76,8 @@ int kstat_wait_family(int timeout_ms);
 
 /*
  * How long a blocking call on @h waits for the kernel before it gives up
- * with -ETIMEDOUT (default 10000 ms; -1: no limit).
+ * with -ETIMEDOUT (default 10000 ms; -1: no limit; 0: take only an
+ * answer there at once, without waiting).
  */
 void kstat_set_timeout(struct kstat_handle *h, int timeout_ms);
 
