@@ -153,7 +153,7 @@ ssize_t kstat_recv(struct nl_sock *sk, struct kstat_buf *b)
 	int fd = nl_socket_get_fd(sk);
 	struct sockaddr_nl from;
 	socklen_t len;
-	ssize_t n;
+	ssize_t n, n2;
 	char *p;
 
 	for (;;) {
@@ -172,10 +172,16 @@ ssize_t kstat_recv(struct nl_sock *sk, struct kstat_buf *b)
 			b->cap = n;
 			continue;
 		}
-		/* an overrun noted between the two reads leaves it queued */
-		while (recv(fd, NULL, 0, MSG_DONTWAIT | MSG_TRUNC) < 0 &&
-		       (errno == EINTR || errno == ENOBUFS))
+		/*
+		 * An overrun noted between the two reads fails the take and
+		 * leaves the skb queued: say it now (the caller must learn
+		 * of the loss), and the skb is read at the next call.
+		 */
+		while ((n2 = recv(fd, NULL, 0, MSG_DONTWAIT | MSG_TRUNC)) < 0 &&
+		       errno == EINTR)
 			;
+		if (n2 < 0)
+			return -errno;
 		if (from.nl_pid == nl_socket_get_peer_port(sk))
 			return n;
 	}
