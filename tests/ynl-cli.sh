@@ -208,7 +208,15 @@ monitor_wait 10 "$TMPDIR/monitor.jsonl" 2
 fire=$!
 t_cleanup t_kill "$fire"
 ynl --dump get --json '{"sections": 2}' > "$TMPDIR/dump.json" || t_fail "cli.py --dump get failed"
+# cli.py reads its socket only after --sleep, and has no option for its
+# receive buffer: the default one (208 KiB) holds about 2 of these samples
+# (two parts of up to 32 KiB each), and the twelfth would end cli.py with
+# ENOBUFS.  The new socket takes net.core.rmem_default: room for 3 s.
+rmem=$(sysctl -n net.core.rmem_default)
+t_cleanup sysctl -qw "net.core.rmem_default=$rmem"
+sysctl -qw net.core.rmem_default=$((8 << 20))
 assert_ok ynl --subscribe summary --sleep 3
+sysctl -qw "net.core.rmem_default=$rmem"
 echo "$T_OUT" > "$TMPDIR/stream.json"
 touch "$TMPDIR/stop"
 wait "$fire" || true
