@@ -158,14 +158,17 @@ int kstat_get(struct kstat_handle *h, const struct kstat_query *q,
 		err = kstat_get_recv(h, out);
 		if (err != -EAGAIN)
 			break;
-		err = kstat_poll(nl_socket_get_fd(h->sk), deadline, 0);
+		err = kstat_poll(nl_socket_get_fd(h->sk), deadline, 1);
 	}
-	if (err == -ETIMEDOUT) {
+	if (err == -ETIMEDOUT || err == -EINTR) {
 		/* given up: what comes of it is drained before the next */
 		kstat_build_free(h->get);
 		h->get = NULL;
-		kstat_set_error(h, "no answer from the kstat module in %d ms",
-				h->timeout_ms);
+		if (err == -EINTR)
+			kstat_set_error(h, "interrupted by a signal");
+		else
+			kstat_set_error(h, "no answer from the kstat module in %d ms",
+					h->timeout_ms);
 	}
 	return err;
 }

@@ -551,7 +551,7 @@ int kstat_request(struct kstat_handle *h, struct nl_msg *msg,
 	err = kstat_request_send(h, msg, &seq);
 	fd = nl_socket_get_fd(h->sk);
 	while (!err) {
-		err = kstat_poll(fd, deadline, 0);
+		err = kstat_poll(fd, deadline, 1);
 		n = err ? err : kstat_recv(h->sk, &h->buf);
 		if (n == -EAGAIN || n == -ENOBUFS)
 			continue;
@@ -560,6 +560,8 @@ int kstat_request(struct kstat_handle *h, struct nl_msg *msg,
 	if (err == -ETIMEDOUT)
 		kstat_set_error(h, "no answer from the kstat module in %d ms",
 				h->timeout_ms);
+	else if (err == -EINTR)
+		kstat_set_error(h, "interrupted by a signal");
 	else if (err < 0 && !h->errmsg[0])
 		kstat_set_error(h, "netlink: %s", strerror(-err));
 	return err < 0 ? err : 0;

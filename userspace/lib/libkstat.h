@@ -246,7 +246,9 @@ int kstat_cpu_is_online(const struct kstat_sample *s, unsigned int cpu);
 /*
  * Read what @q selects (a dump: one reading, however many messages) and
  * wait for it, at most the handle's timeout.  @q NULL: everything,
- * totals only.  *@out is freed with kstat_sample_free().
+ * totals only.  *@out is freed with kstat_sample_free().  A signal
+ * ends the wait with -EINTR (the GET is given up), as do the other
+ * calls that wait for the kernel.
  */
 int kstat_get(struct kstat_handle *h, const struct kstat_query *q,
 	      struct kstat_sample **out);
@@ -439,7 +441,10 @@ int kstat_sub_fd(const struct kstat_sub *sub);
  * the samples delivered, or -errno.
  */
 int kstat_sub_dispatch(struct kstat_sub *sub);
-/* Block and dispatch until kstat_sub_break(), unsubscribe, or an error. */
+/*
+ * Block and dispatch until kstat_sub_break(), unsubscribe, an error, or
+ * a signal: 0, or -errno (-EINTR for a signal).
+ */
 int kstat_sub_loop(struct kstat_sub *sub);
 void kstat_sub_break(struct kstat_sub *sub);
 /* Samples reported lost so far. */

@@ -763,8 +763,9 @@ int kstat_sub_loop(struct kstat_sub *sub)
 		return -EBUSY;
 	sub->busy++;
 	while (!sub->brk && !sub->dead && ret >= 0) {
+		/* a signal ends it too: the caller decides (Ctrl-C quits) */
 		if (poll(&p, 1, -1) < 0)
-			ret = errno == EINTR ? 0 : -errno;
+			ret = sub_error(sub, -errno, "poll: %s", strerror(errno));
 		else
 			ret = sub_dispatch(sub);
 	}
