@@ -132,10 +132,13 @@ struct kstat_family {
  */
 int kstat_ctrl_parse(const struct nlmsghdr *nlh, const char *name,
 		     const char *grp, struct kstat_family *f);
+/* Send nlctrl's GETFAMILY of @name on @sk: its seq in *@seq; 0 or -errno. */
+int kstat_ctrl_ask(struct nl_sock *sk, const char *name, uint32_t *seq);
 /*
  * Ask nlctrl about family @name (and its group @grp) on @sk, waiting at
- * most @timeout_ms; other messages read meanwhile are dropped.  0,
- * -ENOENT when it is not registered, -ETIMEDOUT or -errno.
+ * most @timeout_ms; its NEWFAMILY is an answer too, other messages read
+ * meanwhile are dropped.  0, -ENOENT when it is not registered,
+ * -ETIMEDOUT, -EINTR or -errno.
  */
 int kstat_ctrl_lookup(struct nl_sock *sk, struct kstat_buf *b, const char *name,
 		      const char *grp, int timeout_ms, struct kstat_family *f);

@@ -325,16 +325,9 @@ int kstat_ctrl_parse(const struct nlmsghdr *nlh, const char *name,
 	return named;
 }
 
-int kstat_ctrl_lookup(struct nl_sock *sk, struct kstat_buf *b, const char *name,
-		      const char *grp, int timeout_ms, struct kstat_family *f)
+int kstat_ctrl_ask(struct nl_sock *sk, const char *name, uint32_t *seq)
 {
 	struct nl_msg *msg = nlmsg_alloc();
-	int64_t deadline = kstat_deadline(timeout_ms);
-	int fd = nl_socket_get_fd(sk), err;
-	const struct nlmsghdr *nlh;
-	uint32_t seq;
-	ssize_t n;
-	size_t len;
 
 	if (!msg || !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, GENL_ID_CTRL,
 				 0, 0, CTRL_CMD_GETFAMILY, 1) ||
@@ -342,27 +335,80 @@ int kstat_ctrl_lookup(struct nl_sock *sk, struct kstat_buf *b, const char *name,
 		nlmsg_free(msg);
 		return -ENOMEM;
 	}
-	err = kstat_send(sk, msg, &seq);
+	return kstat_send(sk, msg, seq);
+}
+
+/*
+ * A message read while asking about @name (request @seq): 0 when it
+ * says the family is there (our answer, or its NEWFAMILY: a load is
+ * news enough), -errno for our answer's error, 1 for anything else.
+ */
+static int ctrl_msg(const struct nlmsghdr *nlh, uint32_t seq, const char *name,
+		    const char *grp, struct kstat_family *f)
+{
+	int err = -EPROTO;
+
+	if (nlh->nlmsg_seq == seq && nlh->nlmsg_type == NLMSG_ERROR) {
+		if (nlh->nlmsg_len >= NLMSG_HDRLEN + sizeof(err))
+			memcpy(&err, NLMSG_DATA(nlh), sizeof(err));
+		return err < 0 ? err : -EPROTO;
+	}
+	/* the parser checked the length: the genl header is there */
+	if (!kstat_ctrl_parse(nlh, name, grp, f))
+		return 1;
+	return nlh->nlmsg_seq == seq ||
+	       ((const struct genlmsghdr *)NLMSG_DATA(nlh))->cmd ==
+	       CTRL_CMD_NEWFAMILY ? 0 : 1;
+}
+
+/*
+ * Ask nlctrl about @name until it answers, or (@wait) until the family
+ * is registered, at most @timeout_ms; a signal ends it (-EINTR).  An
+ * overrun may have taken the answer, and while the socket stays
+ * congested the kernel drops without a word: once the queue is empty,
+ * ask again.
+ */
+static int ctrl_wait(struct nl_sock *sk, struct kstat_buf *b, const char *name,
+		     const char *grp, int timeout_ms, int wait,
+		     struct kstat_family *f)
+{
+	int64_t deadline = kstat_deadline(timeout_ms);
+	int fd = nl_socket_get_fd(sk), again = 0, err;
+	const struct nlmsghdr *nlh;
+	uint32_t seq;
+	ssize_t n;
+	size_t len;
+
+	err = kstat_ctrl_ask(sk, name, &seq);
 	while (!err) {
-		err = kstat_poll(fd, deadline, 0);
-		n = err ? err : kstat_recv(sk, b);
-		if (n == -EAGAIN || n == -ENOBUFS)
+		n = kstat_recv(sk, b);
+		if (n == -ENOBUFS || (n == -EAGAIN && again)) {
+			again = n == -ENOBUFS;
+			err = again ? 0 : kstat_ctrl_ask(sk, name, &seq);
 			continue;
+		}
+		if (n == -EAGAIN) {
+			err = kstat_poll(fd, deadline, 1);
+			continue;
+		}
 		if (n < 0)
 			return n;
 		nlh = (const void *)b->p;
-		for (len = n; NLMSG_OK(nlh, len); nlh = NLMSG_NEXT(nlh, len)) {
-			if (nlh->nlmsg_seq != seq)
-				continue;	/* a notification */
-			if (nlh->nlmsg_type == NLMSG_ERROR) {
-				err = ((const struct nlmsgerr *)NLMSG_DATA(nlh))->error;
-				return err < 0 ? err : -EPROTO;
-			}
-			if (kstat_ctrl_parse(nlh, name, grp, f))
+		for (len = n; !err && NLMSG_OK(nlh, len); nlh = NLMSG_NEXT(nlh, len)) {
+			err = ctrl_msg(nlh, seq, name, grp, f);
+			if (err == 1 || (err == -ENOENT && wait))
+				err = 0;
+			else if (!err)
 				return 0;
 		}
 	}
 	return err;
+}
+
+int kstat_ctrl_lookup(struct nl_sock *sk, struct kstat_buf *b, const char *name,
+		      const char *grp, int timeout_ms, struct kstat_family *f)
+{
+	return ctrl_wait(sk, b, name, grp, timeout_ms, 0, f);
 }
 
 /* ---- the handle ---- */
@@ -573,12 +619,8 @@ int kstat_wait_family(int timeout_ms)
 {
 	struct nl_sock *sk = nl_socket_alloc();
 	struct kstat_buf b = { .cap = 16384 };
-	int64_t deadline = kstat_deadline(timeout_ms);
 	struct kstat_family f;
-	const struct nlmsghdr *nlh;
 	int err = -ENOMEM;
-	ssize_t n;
-	size_t len;
 
 	b.p = malloc(b.cap);
 	if (!sk || !b.p)
@@ -590,28 +632,7 @@ int kstat_wait_family(int timeout_ms)
 	if (!err && (f.group < 0 || nl_socket_add_membership(sk, f.group)))
 		err = -EPROTO;
 	if (!err)
-		err = kstat_ctrl_lookup(sk, &b, KSTAT_FAMILY_NAME, NULL,
-					timeout_ms, &f);
-	while (err == -ENOENT) {
-		err = kstat_poll(nl_socket_get_fd(sk), deadline, 1);
-		n = err ? err : kstat_recv(sk, &b);
-		if (n == -EAGAIN || n == -ENOBUFS) {
-			err = -ENOENT;	/* a missed NEWFAMILY: ask */
-			if (n == -ENOBUFS)
-				err = kstat_ctrl_lookup(sk, &b, KSTAT_FAMILY_NAME,
-							NULL, timeout_ms, &f);
-			continue;
-		}
-		if (n < 0)
-			break;
-		err = -ENOENT;
-		nlh = (const void *)b.p;
-		for (len = n; NLMSG_OK(nlh, len); nlh = NLMSG_NEXT(nlh, len))
-			if (((const struct genlmsghdr *)NLMSG_DATA(nlh))->cmd ==
-			    CTRL_CMD_NEWFAMILY &&
-			    kstat_ctrl_parse(nlh, KSTAT_FAMILY_NAME, NULL, &f))
-				err = 0;
-	}
+		err = ctrl_wait(sk, &b, KSTAT_FAMILY_NAME, NULL, timeout_ms, 1, &f);
 out:
 	if (err == -ETIMEDOUT)
 		kstat_set_open_error("the kstat module did not appear in %d ms",

@@ -51,6 +51,7 @@ struct kstat_sub {
 	int reload;			/* lost(0, RELOAD) before the next */
 	uint32_t sub_seq, cfg_seq, get_seq, lookup_seq;
 	int cfg_pending, get_pending, lookup_pending;
+	int congested;			/* overran, the queue not yet empty */
 
 	/* the GET's sample, the one being put together, one held back */
 	struct kstat_build *get, *cur, *held;
@@ -170,24 +171,17 @@ static void sub_need(struct kstat_sub *sub, uint32_t parts, uint32_t len)
 		 parts, need, sub->rcvbuf, raise_how(sub), need);
 }
 
-/* The socket overran (ENOBUFS): 0, or -ENOBUFS once it is hopeless. */
+/*
+ * The socket overran (ENOBUFS): 0, or -ENOBUFS once it is hopeless
+ * (the bound on a state that never comes, too: nothing is delivered
+ * while it is awaited, so the overruns count on).
+ */
 static int sub_overrun(struct kstat_sub *sub)
 {
 	int64_t need = sub->need > sub->rcvbuf ? sub->need : 2 * (int64_t)sub->rcvbuf;
-	struct nl_msg *msg;
 
 	sub->overrun = 1;
-	/* an overrun may have taken nlctrl's news of a reload: ask */
-	if (!sub->lookup_pending && sub->sk) {
-		msg = nlmsg_alloc();
-		if (msg && genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ,
-				       GENL_ID_CTRL, 0, 0, CTRL_CMD_GETFAMILY, 1) &&
-		    !nla_put_string(msg, CTRL_ATTR_FAMILY_NAME, KSTAT_FAMILY_NAME))
-			sub->lookup_pending = !kstat_send(sub->sk, msg,
-							  &sub->lookup_seq);
-		else
-			nlmsg_free(msg);
-	}
+	sub->congested = 1;
 	if (++sub->futile == 2 && !sub->warned) {
 		sub->warned = 1;
 		sub_warn(sub, "the receive buffer (%d bytes) overflowed twice with no whole sample between: %s %" PRId64 " bytes or more",
@@ -197,6 +191,31 @@ static int sub_overrun(struct kstat_sub *sub)
 		return 0;
 	return sub_error(sub, -ENOBUFS, "the receive buffer (%d bytes) cannot hold one sample of this stream: %u overruns in a row and no sample; %s %" PRId64 " bytes or more",
 			 sub->rcvbuf, sub->futile, raise_how(sub), need);
+}
+
+static int sub_config(struct kstat_sub *sub);
+
+/*
+ * The queue is empty after an overrun.  The overrun may have taken an
+ * answer, and while a socket stays congested (until its queue empties)
+ * the kernel drops what comes without a word: so ask again what is
+ * unanswered, nlctrl (its news of a reload may be gone) and the
+ * stream's config.  (A GET dump is never dropped: the kernel fills its
+ * next message when there is room.)
+ */
+static int sub_drained(struct kstat_sub *sub)
+{
+	int err;
+
+	if (!sub->congested)
+		return 0;
+	sub->congested = 0;
+	err = kstat_ctrl_ask(sub->sk, KSTAT_FAMILY_NAME, &sub->lookup_seq);
+	sub->lookup_pending = !err;
+	if (!err && sub->cfg_pending)
+		err = sub_config(sub);
+	return err ? sub_error(sub, err, "cannot send to the kernel: %s",
+			       strerror(-err)) : 0;
 }
 
 /* ---- delivering ---- */
@@ -339,6 +358,16 @@ static int sub_get(struct kstat_sub *sub, uint32_t sections, int percpu)
 	return msg ? kstat_send(sub->sk, msg, &sub->get_seq) : -ENOMEM;
 }
 
+/* The default stream's sections and percpu are the admin's: ask. */
+static int sub_config(struct kstat_sub *sub)
+{
+	struct nl_msg *msg = kstat_msg(sub->family, 0, KSTAT_CMD_CONFIG_GET);
+	int err = msg ? kstat_send(sub->sk, msg, &sub->cfg_seq) : -ENOMEM;
+
+	sub->cfg_pending = sub->get_pending = !err;
+	return err;
+}
+
 /* Join, SUBSCRIBE, and read the state: GET (or first CONFIG_GET). */
 static int sub_requests(struct kstat_sub *sub)
 {
@@ -360,14 +389,10 @@ static int sub_requests(struct kstat_sub *sub)
 	}
 	err = msg ? kstat_send(sub->sk, msg, &sub->sub_seq) : -ENOMEM;
 	if (!err && (o->fields & KSTAT_CONFIG_SECTIONS) &&
-	    (o->fields & KSTAT_CONFIG_PERCPU)) {
+	    (o->fields & KSTAT_CONFIG_PERCPU))
 		err = sub_get(sub, o->sections, o->percpu);
-	} else if (!err) {
-		/* the default stream's sections and percpu are the admin's */
-		msg = kstat_msg(sub->family, 0, KSTAT_CMD_CONFIG_GET);
-		err = msg ? kstat_send(sub->sk, msg, &sub->cfg_seq) : -ENOMEM;
-		sub->cfg_pending = sub->get_pending = !err;
-	}
+	else if (!err)
+		err = sub_config(sub);
 	if (err)
 		return sub_error(sub, err, "cannot send to the kstat module: %s",
 				 strerror(-err));
@@ -471,8 +496,12 @@ static int answer_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh)
 	} else {
 		return 0;
 	}
-	/* a module going away: its DELFAMILY says so */
-	if (err >= 0 || err == -ESHUTDOWN || err == -ENOENT)
+	/*
+	 * A module going away: its DELFAMILY says so.  A dump started into
+	 * a full buffer says ENOBUFS, and goes on when there is room.
+	 */
+	if (err >= 0 || err == -ESHUTDOWN || err == -ENOENT ||
+	    (err == -ENOBUFS && seq == sub->get_seq))
 		return 0;
 	if (seq != sub->sub_seq)
 		sub->get_pending = sub->cfg_pending = sub->held_valid = 0;
@@ -726,8 +755,10 @@ static int sub_dispatch(struct kstat_sub *sub)
 	while (!err && !sub->brk && !sub->dead &&
 	       reads++ < KSTAT_SUB_DISPATCH_READS) {
 		n = kstat_recv(sub->sk, &sub->buf);
-		if (n == -EAGAIN)
+		if (n == -EAGAIN) {
+			err = sub_drained(sub);
 			break;
+		}
 		if (n == -ENOBUFS) {
 			err = sub_overrun(sub);
 			continue;

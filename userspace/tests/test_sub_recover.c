@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Recovering from an overrun, against a fake kernel.  While a socket
+ * stays congested the kernel drops answers without a word, so a
+ * subscription asks again, once its queue is empty, what is unanswered:
+ * nlctrl's GETFAMILY (even one still pending) and the default stream's
+ * CONFIG_GET, whose answer the state (and every sample held for it)
+ * waits on.  A lookup (kstat_ctrl_lookup(), as kstat_open() and
+ * kstat_wait_family() use it) asks again after an overrun, and takes the
+ * family's NEWFAMILY for an answer; kstat_wait_family() ends at a signal.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/time.h>
+
+#include <netlink/netlink.h>
+#include <netlink/socket.h>
+
+#include "unit.h"
+#include "fake_kernel.h"
+
+static struct req r[64];
+static char filler[500];
+
+/* Multicast @n samples from @seq with filler: more than 8 KiB holds. */
+static void flood(struct fake *k, uint64_t seq, int n)
+{
+	struct msg m;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		sample_msg(&m, seq + i, 10 + seq + i, seq + i);
+		put(&m, 300, filler, sizeof(filler));
+		fake_multicast(k, &m, GROUP);
+	}
+}
+
+static int count(const struct req *q, int n, uint16_t type, uint8_t cmd)
+{
+	int c = 0;
+
+	for (; n > 0; n--, q++)
+		c += q->type == type && q->cmd == cmd;
+	return c;
+}
+
+/* The default stream, its CONFIG_GET's answer lost in an overrun. */
+static void test_config_lost(void)
+{
+	struct kstat_sub_opts o = KSTAT_SUB_OPTS_INIT;
+	const struct req *q;
+	struct kstat_sub *sub;
+	struct fake k;
+	struct seen w;
+	int n, ret;
+
+	o.rcvbuf = 8192;
+	sub = fake_sub(&k, &w, &o, 1);
+	n = sub ? fake_requests(&k, r, 64) : 0;
+	if (!req_find(r, n, FAMILY, KSTAT_CMD_CONFIG_GET))
+		exit(1);
+	/* the kernel answers into the full buffer: dropped, no word */
+	flood(&k, 0, 100);
+	ret = drain(sub);
+	n = fake_requests(&k, r, 64);
+	q = req_find(r, n, FAMILY, KSTAT_CMD_CONFIG_GET);
+	CHECK(ret == 0 && q && count(r, n, GENL_ID_CTRL, CTRL_CMD_GETFAMILY) == 1,
+	      "the queue read after the overrun: CONFIG_GET and GETFAMILY asked again (%d, %d requests)",
+	      ret, n);
+	if (!q)
+		exit(unit_exit());
+	fake_config_answer(&k, FAMILY, q->seq, KSTAT_SECTION_IRQ, 0);
+	drain(sub);
+	n = fake_requests(&k, r, 64);
+	q = req_find(r, n, FAMILY, KSTAT_CMD_GET);
+	if (!q)
+		exit(unit_exit());
+	fake_get_answer(&k, FAMILY, q->seq, 5, 0);
+	ret = drain(sub);
+	CHECK(ret >= 2 && !strncmp(w.log, "G5 ", 3) && strstr(w.log, " S"),
+	      "then the GET, its state and the sample held for it: \"%s\"", w.log);
+	kstat_unsubscribe(sub);
+	close(k.fd);
+}
+
+/* The default stream with its state read, into 8 KiB. */
+static struct kstat_sub *joined(struct fake *k, struct seen *w)
+{
+	struct kstat_sub_opts o = KSTAT_SUB_OPTS_INIT;
+	struct kstat_sub *sub;
+	const struct req *q;
+	int n;
+
+	o.rcvbuf = 8192;
+	sub = fake_sub(k, w, &o, 1);
+	n = sub ? fake_requests(k, r, 64) : 0;
+	q = req_find(r, n, FAMILY, KSTAT_CMD_CONFIG_GET);
+	if (!q || fake_config_answer(k, FAMILY, q->seq, KSTAT_SECTION_IRQ, 0) ||
+	    drain(sub) < 0)
+		exit(1);
+	n = fake_requests(k, r, 64);
+	q = req_find(r, n, FAMILY, KSTAT_CMD_GET);
+	if (!q || fake_get_answer(k, FAMILY, q->seq, 1, 0) || drain(sub) != 1)
+		exit(1);
+	w->log[0] = '\0';
+	return sub;
+}
+
+/* GETFAMILY's answer lost, then another overrun: asked again. */
+static void test_lookup_lost(void)
+{
+	struct fake k;
+	struct seen w;
+	struct kstat_sub *sub = joined(&k, &w);
+	const struct req *q;
+	struct msg m;
+	int n;
+
+	flood(&k, 0, 100);
+	drain(sub);
+	n = fake_requests(&k, r, 64);
+	CHECK(count(r, n, GENL_ID_CTRL, CTRL_CMD_GETFAMILY) == 1,
+	      "an overrun: the family looked up (%d requests)", n);
+	/* its answer never comes; another overrun */
+	flood(&k, 100, 100);
+	drain(sub);
+	n = fake_requests(&k, r, 64);
+	q = req_find(r, n, GENL_ID_CTRL, CTRL_CMD_GETFAMILY);
+	CHECK(q != NULL, "another overrun: looked up again, the first unanswered (%d requests)",
+	      n);
+	if (!q)
+		exit(unit_exit());
+	w.log[0] = '\0';
+	ctrl_msg(&m, CTRL_CMD_NEWFAMILY, FAMILY, 5, GROUP);
+	fake_send(&k, &m, q->seq);
+	flood(&k, 200, 1);
+	n = drain(sub);
+	CHECK(n == 1 && strstr(w.log, "S200 ") && !strstr(w.log, "F"),
+	      "answered: the same family, the stream goes on: \"%s\"", w.log);
+	kstat_unsubscribe(sub);
+	close(k.fd);
+}
+
+/* A socket of ours on the fake's nlctrl, joined to its group. */
+static struct nl_sock *ctrl_sock(struct fake *k, int rcvbuf)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+
+	if (fake_open(k) || !sk || nl_connect(sk, NETLINK_USERSOCK) ||
+	    nl_socket_add_membership(sk, GROUP) ||
+	    (rcvbuf && setsockopt(nl_socket_get_fd(sk), SOL_SOCKET, SO_RCVBUF,
+				  &rcvbuf, sizeof(rcvbuf))))
+		exit(1);
+	nl_socket_set_peer_port(sk, k->port);
+	k->peer = nl_socket_get_local_port(sk);
+	return sk;
+}
+
+static struct fake ck;
+static int asked;
+
+/* nlctrl that loses its first answer (an overrun took it). */
+static void *lossy_nlctrl(void *arg)
+{
+	struct pollfd p = { .fd = ck.fd, .events = POLLIN };
+	struct req q[8];
+	struct msg m;
+	int i, n;
+
+	(void)arg;
+	while (poll(&p, 1, 3000) == 1) {
+		n = fake_requests(&ck, q, 8);
+		for (i = 0; i < n; i++) {
+			if (q[i].cmd != CTRL_CMD_GETFAMILY || ++asked < 2)
+				continue;
+			ctrl_msg(&m, CTRL_CMD_NEWFAMILY, FAMILY, 5, GROUP);
+			fake_send(&ck, &m, q[i].seq);
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+static void test_ctrl_lookup(void)
+{
+	struct kstat_buf b = { 0 };
+	struct kstat_family f;
+	struct nl_sock *sk;
+	pthread_t t;
+	struct msg m;
+	int err;
+
+	/* its NEWFAMILY while we wait: the answer may never come */
+	sk = ctrl_sock(&ck, 0);
+	ctrl_msg(&m, CTRL_CMD_NEWFAMILY, FAMILY, 6, GROUP);
+	fake_multicast(&ck, &m, GROUP);
+	err = kstat_ctrl_lookup(sk, &b, KSTAT_FAMILY_NAME, KSTAT_MCGRP_SUMMARY_NAME,
+				500, &f);
+	CHECK(!err && f.id == FAMILY && f.version == 6 && f.group == GROUP,
+	      "a lookup takes the family's NEWFAMILY for its answer (%d)", err);
+	nl_socket_free(sk);
+	close(ck.fd);
+
+	/* an overrun, and the answer lost: asked again once drained */
+	sk = ctrl_sock(&ck, 4096);
+	flood(&ck, 0, 100);
+	pthread_create(&t, NULL, lossy_nlctrl, NULL);
+	err = kstat_ctrl_lookup(sk, &b, KSTAT_FAMILY_NAME, KSTAT_MCGRP_SUMMARY_NAME,
+				2000, &f);
+	pthread_join(t, NULL);
+	CHECK(!err && asked == 2 && f.id == FAMILY,
+	      "after an overrun a lookup asks again: %d, asked %d times", err, asked);
+	nl_socket_free(sk);
+	close(ck.fd);
+	free(b.p);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+static void test_wait_eintr(void)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	struct itimerval it = { .it_value = { .tv_usec = 200000 } };
+	int err;
+
+	if (!kstat_wait_family(0)) {
+		printf("ok - kstat_wait_family() and a signal: # SKIP the kstat module is loaded here\n");
+		return;
+	}
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
+	err = kstat_wait_family(3000);
+	CHECK(err == -EINTR && strstr(kstat_open_error(), "waiting"),
+	      "a signal ends kstat_wait_family(): %d, \"%s\"", err,
+	      kstat_open_error());
+}
+
+int main(void)
+{
+	test_config_lost();
+	test_lookup_lost();
+	test_ctrl_lookup();
+	test_wait_eintr();
+	return unit_exit();
+}
