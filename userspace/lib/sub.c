@@ -30,6 +30,12 @@
 #endif
 
 #define ALL_SECTIONS (KSTAT_SECTION_CPU | KSTAT_SECTION_IRQ | KSTAT_SECTION_SOFTIRQ)
+/*
+ * A sample's parts, at most: each holds whole objects of up to 32 KiB,
+ * so this is far past any machine's; more is a broken message, and
+ * taking it would size the receive buffer for it.
+ */
+#define KSTAT_SUB_PARTS_MAX	65536
 
 struct kstat_sub {
 	struct nl_sock *sk;		/* NULL: fed by kstat_sub_feed() */
@@ -59,7 +65,9 @@ struct kstat_sub {
 	uint64_t floor_ts;		/* the GET's reading: older is old */
 
 	/* the stream */
-	int have_seq, assembling, skipping, overrun;
+	int have_seq, assembling, skipping;
+	unsigned int overrun;		/* overruns whose loss is unseen */
+	unsigned int overrun_msg;	/* as this message came */
 	uint64_t next_seq, cur_seq;	/* put together, or skipped */
 	uint32_t next_part, parts;
 	unsigned int futile;		/* overruns since the last sample */
@@ -109,10 +117,17 @@ static void report_lost(struct kstat_sub *sub, uint64_t n,
 		sub->ops.lost(n, why, sub->arg);
 }
 
-/* Samples of the stream missed; none before the first state is given. */
+/*
+ * Samples of the stream missed; none before the first state is given.
+ * ENOBUFS comes before what was queued when the kernel dropped, so the
+ * first loss seen after it (a gap, a sample short of parts, or both in
+ * one message) is the overrun's, and the loss after that is not.  (One
+ * ENOBUFS an overrun: the kernel says no more until the queue empties.)
+ */
 static void stream_lost(struct kstat_sub *sub, uint64_t n,
 			enum kstat_lost_reason why)
 {
+	sub->overrun = sub->overrun_msg ? sub->overrun_msg - 1 : 0;
 	if (!sub->get_pending)
 		report_lost(sub, n, why);
 }
@@ -180,7 +195,7 @@ static int sub_overrun(struct kstat_sub *sub)
 {
 	int64_t need = sub->need > sub->rcvbuf ? sub->need : 2 * (int64_t)sub->rcvbuf;
 
-	sub->overrun = 1;
+	sub->overrun++;
 	sub->congested = 1;
 	if (++sub->futile == 2 && !sub->warned) {
 		sub->warned = 1;
@@ -290,10 +305,11 @@ static int part_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh)
 		else if (kattr_type(a) == KSTAT_A_PARTS)
 			err = kattr_get(a, &parts, sizeof(parts));
 	}
-	if (err || !has_seq || part >= parts)
+	if (err || !has_seq || part >= parts || parts > KSTAT_SUB_PARTS_MAX)
 		return sub_error(sub, -EBADMSG, "malformed sample from the kernel: no seq, or part %" PRIu32 " of %" PRIu32,
 				 part, parts);
 	sub_need(sub, parts, nlh->nlmsg_len);
+	sub->overrun_msg = sub->overrun;
 
 	if (sub->assembling && (seq != sub->cur_seq ||
 				part != sub->next_part || parts != sub->parts)) {
@@ -308,15 +324,9 @@ static int part_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh)
 		sub->skipping = 0;
 		if (sub->have_seq && seq < sub->next_seq)
 			return 0;	/* had it, or older */
-		/*
-		 * ENOBUFS comes before what was queued when the kernel
-		 * dropped: the next gap is the overrun's
-		 */
-		if (sub->have_seq && seq > sub->next_seq) {
-			stream_lost(sub, seq - sub->next_seq, sub->overrun ?
+		if (sub->have_seq && seq > sub->next_seq)
+			stream_lost(sub, seq - sub->next_seq, sub->overrun_msg ?
 				    KSTAT_LOST_OVERRUN : KSTAT_LOST_GAP);
-			sub->overrun = 0;
-		}
 		sub->have_seq = 1;
 		sub->next_seq = seq + 1;
 		sub->cur_seq = seq;
@@ -405,7 +415,8 @@ static void family_gone(struct kstat_sub *sub)
 	if (!sub->present)
 		return;
 	sub->present = 0;
-	sub->have_seq = sub->assembling = sub->skipping = sub->overrun = 0;
+	sub->have_seq = sub->assembling = sub->skipping = 0;
+	sub->overrun = 0;
 	sub->cfg_pending = sub->get_pending = sub->held_valid = 0;
 	sub->floor_ts = 0;
 	if (sub->ops.family && !sub->dead)

@@ -137,10 +137,62 @@ static void test_lookup_lost(void)
 	fake_send(&k, &m, q->seq);
 	flood(&k, 200, 1);
 	n = drain(sub);
-	CHECK(n == 1 && strstr(w.log, "S200 ") && !strstr(w.log, "F"),
-	      "answered: the same family, the stream goes on: \"%s\"", w.log);
+	CHECK(n == 1 && !strcmp(w.log, "L88overrun S200 "),
+	      "answered: the same family, the stream goes on; the second overrun's loss is its: \"%s\"",
+	      w.log);
 	kstat_unsubscribe(sub);
 	close(k.fd);
+}
+
+/* A sample short of a part after an overrun: the loss after it is a gap. */
+static void test_overrun_partial(void)
+{
+	struct fake k;
+	struct seen w;
+	struct kstat_sub *sub = joined(&k, &w);
+	struct msg m;
+	int i;
+
+	part_start(&m, 1, 0, 2, 100);
+	fake_multicast(&k, &m, GROUP);
+	for (i = 0; i < 100; i++) {	/* another family's: fills it */
+		sample_msg(&m, i, 1, 1);
+		put(&m, 300, filler, sizeof(filler));
+		m.nlh.nlmsg_type = FAMILY + 1;
+		fake_multicast(&k, &m, GROUP);
+	}
+	part_start(&m, 1, 1, 2, 100);	/* dropped: the overrun */
+	fake_multicast(&k, &m, GROUP);
+	drain(sub);
+	sample_msg(&m, 2, 200, 2);
+	fake_multicast(&k, &m, GROUP);
+	drain(sub);
+	sample_msg(&m, 5, 500, 5);	/* 3 and 4 lost, not in an overrun */
+	fake_multicast(&k, &m, GROUP);
+	drain(sub);
+	CHECK(!strcmp(w.log, "L1partial S2 L2gap S5 "),
+	      "the overrun's loss is the partial sample, a later one a gap: \"%s\"",
+	      w.log);
+	kstat_unsubscribe(sub);
+	close(k.fd);
+}
+
+/* PARTS past any sample's: malformed, not a buffer to size for it. */
+static void test_parts_bound(void)
+{
+	struct seen fw;
+	struct msg m;
+	int err;
+
+	if (!fed_sub(&fw))
+		exit(1);
+	part_start(&m, 3, 0, 1u << 30, 300);
+	err = kstat_sub_feed(fw.sub, &m.nlh);
+	CHECK(err == -EBADMSG, "PARTS 2^30: -EBADMSG (%d)", err);
+	part_start(&m, 4, 0, 1, 400);
+	err = kstat_sub_feed(fw.sub, &m.nlh);
+	CHECK(!err && strstr(fw.log, "S4 "), "the next sample is taken: \"%s\"", fw.log);
+	kstat_unsubscribe(fw.sub);
 }
 
 /* A socket of ours on the fake's nlctrl, joined to its group. */
@@ -246,6 +298,8 @@ int main(void)
 {
 	test_config_lost();
 	test_lookup_lost();
+	test_overrun_partial();
+	test_parts_bound();
 	test_ctrl_lookup();
 	test_wait_eintr();
 	return unit_exit();
