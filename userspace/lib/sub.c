@@ -62,6 +62,8 @@ struct kstat_sub {
 	/* the GET's sample, the one being put together, one held back */
 	struct kstat_build *get, *cur, *held;
 	int held_valid;
+	uint64_t *replaced;		/* timestamps of held ones replaced */
+	size_t nr_replaced, cap_replaced;
 	uint64_t floor_ts;		/* the GET's reading: older is old */
 
 	/* the stream */
@@ -249,11 +251,33 @@ static void deliver(struct kstat_sub *sub, struct kstat_build *b)
 	sub->futile = 0;
 }
 
+/*
+ * The held sample gives way to a newer one: whether it is lost depends
+ * on the state's timestamp, not known yet, so keep its own.
+ */
+static int held_replaced(struct kstat_sub *sub)
+{
+	size_t cap = sub->cap_replaced ? 2 * sub->cap_replaced : 4;
+	uint64_t *p = sub->replaced;
+
+	if (sub->nr_replaced == sub->cap_replaced) {
+		p = realloc(p, cap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		sub->replaced = p;
+		sub->cap_replaced = cap;
+	}
+	p[sub->nr_replaced++] = sub->held->s.timestamp_ns;
+	return 0;
+}
+
 static int sample_done(struct kstat_sub *sub)
 {
 	struct kstat_build *b = sub->cur;
 	int err = kstat_build_finish(b);
 
+	if (!err && sub->get_pending && sub->held_valid)
+		err = held_replaced(sub);
 	if (err)
 		return sub_error(sub, err, "cannot read a sample: %s",
 				 strerror(-err));
@@ -271,6 +295,8 @@ static int sample_done(struct kstat_sub *sub)
 static int get_done(struct kstat_sub *sub)
 {
 	int err = kstat_build_finish(sub->get);
+	uint64_t lost = 0;
+	size_t i;
 
 	sub->get_pending = 0;
 	if (err)
@@ -279,6 +305,12 @@ static int get_done(struct kstat_sub *sub)
 	sub->get->s.from_get = 1;
 	sub->floor_ts = sub->get->s.timestamp_ns;
 	deliver(sub, sub->get);
+	/* held samples newer than the state that a later one replaced */
+	for (i = 0; i < sub->nr_replaced; i++)
+		lost += sub->replaced[i] > sub->floor_ts;
+	sub->nr_replaced = 0;
+	if (lost)
+		report_lost(sub, lost, KSTAT_LOST_GAP);
 	if (sub->held_valid && sub->held->s.timestamp_ns > sub->floor_ts)
 		deliver(sub, sub->held);
 	sub->held_valid = 0;
@@ -388,6 +420,8 @@ static int sub_requests(struct kstat_sub *sub)
 	struct nl_msg *msg;
 	int err;
 
+	sub->held_valid = 0;		/* a new state: nothing waits for it */
+	sub->nr_replaced = 0;
 	if (!o->fields && (sub->group < 0 ||
 			   nl_socket_add_membership(sub->sk, sub->group)))
 		return sub_error(sub, -EPROTO, "cannot join the kstat family's \"%s\" group",
@@ -719,6 +753,7 @@ static void sub_free(struct kstat_sub *sub)
 	kstat_build_free(sub->get);
 	kstat_build_free(sub->cur);
 	kstat_build_free(sub->held);
+	free(sub->replaced);
 	free(sub->buf.p);
 	free(sub);
 }

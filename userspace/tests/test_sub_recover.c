@@ -195,6 +195,45 @@ static void test_parts_bound(void)
 	kstat_unsubscribe(fw.sub);
 }
 
+/* Samples @ts1 then @ts2 while the GET (its state at 1000) is read. */
+static void held_two(uint64_t ts1, uint64_t ts2, const char *log)
+{
+	struct kstat_sub_opts o = KSTAT_SUB_OPTS_INIT;
+	struct kstat_sub *sub;
+	const struct req *q;
+	struct fake k;
+	struct seen w;
+	struct msg m;
+	int n;
+
+	o.fields = KSTAT_CONFIG_SECTIONS | KSTAT_CONFIG_PERCPU;
+	o.sections = KSTAT_SECTION_IRQ;
+	sub = fake_sub(&k, &w, &o, 1);
+	n = sub ? fake_requests(&k, r, 64) : 0;
+	q = req_find(r, n, FAMILY, KSTAT_CMD_GET);
+	if (!q)
+		exit(1);
+	sample_msg(&m, 1, ts1, 1);
+	fake_send(&k, &m, 0);
+	sample_msg(&m, 2, ts2, 2);
+	fake_send(&k, &m, 0);
+	drain(sub);
+	fake_get_answer(&k, FAMILY, q->seq, 1000, 0);
+	drain(sub);
+	CHECK(!strcmp(w.log, log) && w.lost == (log[6] == 'L'),
+	      "samples at %llu and %llu during the GET: \"%s\" (expected \"%s\")",
+	      (unsigned long long)ts1, (unsigned long long)ts2, w.log, log);
+	kstat_unsubscribe(sub);
+	close(k.fd);
+}
+
+static void test_held_replaced(void)
+{
+	held_two(2000, 3000, "G1000 L1gap S2 ");
+	held_two(500, 3000, "G1000 S2 ");
+	held_two(500, 900, "G1000 ");
+}
+
 /* A socket of ours on the fake's nlctrl, joined to its group. */
 static struct nl_sock *ctrl_sock(struct fake *k, int rcvbuf)
 {
@@ -299,6 +338,7 @@ int main(void)
 	test_config_lost();
 	test_lookup_lost();
 	test_overrun_partial();
+	test_held_replaced();
 	test_parts_bound();
 	test_ctrl_lookup();
 	test_wait_eintr();
