@@ -391,13 +391,16 @@ static int sub_get(struct kstat_sub *sub, uint32_t sections, int percpu)
 {
 	struct kstat_query q = KSTAT_QUERY_INIT;
 	struct nl_msg *msg;
+	int err;
 
 	q.sections = sections;
 	q.flags = percpu ? KSTAT_F_PERCPU : 0;
 	msg = kstat_get_msg(sub->family, &q);
 	kstat_build_reset(sub->get, 0, sections ? sections : ALL_SECTIONS);
-	sub->get_pending = 1;
-	return msg ? kstat_send(sub->sk, msg, &sub->get_seq) : -ENOMEM;
+	err = msg ? kstat_send(sub->sk, msg, &sub->get_seq) : -ENOMEM;
+	/* unsent, no state comes: the stream's samples must not wait */
+	sub->get_pending = !err;
+	return err;
 }
 
 /* The default stream's sections and percpu are the admin's: ask. */
@@ -785,6 +788,7 @@ int kstat_sub_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh)
 
 	sub->busy++;
 	sub->delivered = 0;
+	sub->errmsg[0] = '\0';
 	err = msg_feed(sub, nlh);
 	sub_leave(sub);
 	return err;
@@ -793,11 +797,12 @@ int kstat_sub_feed(struct kstat_sub *sub, const struct nlmsghdr *nlh)
 static int sub_dispatch(struct kstat_sub *sub)
 {
 	const struct nlmsghdr *nlh;
-	int reads = 0, err = 0;
+	int reads = 0, err = 0, ret;
 	ssize_t n;
 	size_t len;
 
 	sub->delivered = 0;
+	sub->errmsg[0] = '\0';		/* a success says none */
 	while (!err && !sub->brk && !sub->dead &&
 	       reads++ < KSTAT_SUB_DISPATCH_READS) {
 		n = kstat_recv(sub->sk, &sub->buf);
@@ -811,10 +816,13 @@ static int sub_dispatch(struct kstat_sub *sub)
 		}
 		if (n < 0)
 			return sub_error(sub, n, "netlink: %s", strerror(-n));
+		/* one bad message spoils no other: a batch is one skb */
 		nlh = (const void *)sub->buf.p;
-		for (len = n; !err && !sub->dead && NLMSG_OK(nlh, len);
-		     nlh = NLMSG_NEXT(nlh, len))
-			err = msg_feed(sub, nlh);
+		for (len = n; !sub->dead && NLMSG_OK(nlh, len);
+		     nlh = NLMSG_NEXT(nlh, len)) {
+			ret = msg_feed(sub, nlh);
+			err = ret ? ret : err;
+		}
 	}
 	return err && !sub->dead ? err : sub->delivered;
 }

@@ -234,6 +234,111 @@ static void test_held_replaced(void)
 	held_two(500, 900, "G1000 ");
 }
 
+/* An own subscription whose GET is answered at 1: samples from seq 0. */
+static struct kstat_sub *own(struct fake *k, struct seen *w, uint32_t *sub_seq)
+{
+	struct kstat_sub_opts o = KSTAT_SUB_OPTS_INIT;
+	struct kstat_sub *sub;
+	const struct req *q;
+	int n;
+
+	o.fields = KSTAT_CONFIG_SECTIONS | KSTAT_CONFIG_PERCPU;
+	o.sections = KSTAT_SECTION_IRQ;
+	sub = fake_sub(k, w, &o, 1);
+	n = sub ? fake_requests(k, r, 64) : 0;
+	q = req_find(r, n, FAMILY, KSTAT_CMD_GET);
+	if (!q || !req_find(r, n, FAMILY, KSTAT_CMD_SUBSCRIBE) ||
+	    fake_get_answer(k, FAMILY, q->seq, 1, 0) || drain(sub) != 1)
+		exit(1);
+	*sub_seq = req_find(r, n, FAMILY, KSTAT_CMD_SUBSCRIBE)->seq;
+	w->log[0] = '\0';
+	return sub;
+}
+
+/* The last error is the last dispatch's: "" after one that succeeds. */
+static void test_last_error(void)
+{
+	struct fake k;
+	struct seen w;
+	uint32_t seq;
+	struct kstat_sub *sub = own(&k, &w, &seq);
+	struct msg m;
+	int ret;
+
+	error_msg(&m, -EUSERS, seq, "too many subscriptions for this user");
+	fake_send(&k, &m, seq);
+	ret = kstat_sub_dispatch(sub);
+	CHECK(ret == -EUSERS && kstat_sub_last_error(sub)[0],
+	      "a refusal: %d, \"%s\"", ret, kstat_sub_last_error(sub));
+	sample_msg(&m, 0, 10, 0);
+	fake_send(&k, &m, 0);
+	ret = kstat_sub_dispatch(sub);
+	CHECK(ret == 1 && !kstat_sub_last_error(sub)[0],
+	      "then a dispatch that delivers: %d, last error \"%s\"", ret,
+	      kstat_sub_last_error(sub));
+	kstat_unsubscribe(sub);
+	close(k.fd);
+}
+
+/* A malformed sample and a good one in one datagram (a batch). */
+static void test_datagram(void)
+{
+	static char buf[2 * sizeof(struct msg)];
+	struct sockaddr_nl to = { .nl_family = AF_NETLINK };
+	struct fake k;
+	struct seen w;
+	uint32_t seq;
+	struct kstat_sub *sub = own(&k, &w, &seq);
+	struct msg m;
+	size_t len;
+	int ret;
+
+	part_start(&m, 0, 0, 1, 10);
+	put(&m, KSTAT_A_INTR_SUM, "abc", 3);	/* malformed */
+	len = NLMSG_ALIGN(m.nlh.nlmsg_len);
+	memcpy(buf, m.buf, len);
+	sample_msg(&m, 1, 20, 1);
+	memcpy(buf + len, m.buf, m.nlh.nlmsg_len);
+	len += m.nlh.nlmsg_len;
+	to.nl_pid = k.peer;
+	sendto(k.fd, buf, len, 0, (struct sockaddr *)&to, sizeof(to));
+	ret = kstat_sub_dispatch(sub);
+	CHECK(ret == -EBADMSG && !strcmp(w.log, "S1 "),
+	      "one bad message of two: -EBADMSG (%d), the other read: \"%s\"",
+	      ret, w.log);
+	kstat_unsubscribe(sub);
+	close(k.fd);
+}
+
+/* The GET cannot be sent: the stream is not held for a state never coming. */
+static void test_get_unsent(void)
+{
+	struct kstat_sub_opts o = KSTAT_SUB_OPTS_INIT;
+	struct kstat_sub *sub;
+	const struct req *q;
+	struct fake k;
+	struct seen w;
+	struct msg m;
+	int n, ret;
+
+	o.fields = KSTAT_CONFIG_INTERVAL;	/* the default's sections */
+	o.interval_ms = 500;
+	sub = fake_sub(&k, &w, &o, 1);
+	n = sub ? fake_requests(&k, r, 64) : 0;
+	q = req_find(r, n, FAMILY, KSTAT_CMD_CONFIG_GET);
+	if (!q)
+		exit(1);
+	fake_config_answer(&k, FAMILY, q->seq, KSTAT_SECTION_IRQ, 0);
+	close(k.fd);		/* the GET goes nowhere: ECONNREFUSED */
+	ret = drain(sub);
+	sample_msg(&m, 3, 30, 3);
+	kstat_sub_feed(sub, &m.nlh);
+	CHECK(ret < 0 && !strcmp(w.log, "S3 "),
+	      "the GET unsent: an error (%d), then the stream unheld: \"%s\"",
+	      ret, w.log);
+	kstat_unsubscribe(sub);
+}
+
 /* A socket of ours on the fake's nlctrl, joined to its group. */
 static struct nl_sock *ctrl_sock(struct fake *k, int rcvbuf)
 {
@@ -339,6 +444,9 @@ int main(void)
 	test_lookup_lost();
 	test_overrun_partial();
 	test_held_replaced();
+	test_last_error();
+	test_datagram();
+	test_get_unsent();
 	test_parts_bound();
 	test_ctrl_lookup();
 	test_wait_eintr();
