@@ -57,7 +57,11 @@ static int query_take(struct kstat_handle *h, const struct kstat_query *q,
 
 struct nl_msg *kstat_get_msg(int family, const struct kstat_query *q)
 {
-	struct nl_msg *msg = kstat_msg(family, NLM_F_DUMP, KSTAT_CMD_GET);
+	/* six u32 attributes and the list */
+	size_t attrs = 6 * nla_total_size(sizeof(uint32_t)) +
+		       nla_total_size(q->nr_irqs * sizeof(uint32_t));
+	struct nl_msg *msg = kstat_msg_len(family, NLM_F_DUMP, KSTAT_CMD_GET,
+					   attrs);
 
 	if (msg &&
 	    ((q->sections && nla_put_u32(msg, KSTAT_A_SECTIONS, q->sections)) ||

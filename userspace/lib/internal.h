@@ -149,6 +149,8 @@ struct nl_msg;
 int kstat_send(struct nl_sock *sk, struct nl_msg *msg, uint32_t *seq);
 /* A genl request of @cmd to @family with @flags, or NULL. */
 struct nl_msg *kstat_msg(int family, int flags, uint8_t cmd);
+/* The same, with room for @attrs bytes of attributes (a page at least). */
+struct nl_msg *kstat_msg_len(int family, int flags, uint8_t cmd, size_t attrs);
 /* The KSTAT_A_CONFIG nest of @fields of @c; -EMSGSIZE. */
 int kstat_put_config(struct nl_msg *msg, const struct kstat_config *c,
 		     unsigned int fields);

@@ -189,19 +189,29 @@ ssize_t kstat_recv(struct nl_sock *sk, struct kstat_buf *b)
 
 int kstat_socket_setup(struct nl_sock *sk)
 {
-	int fd = nl_socket_get_fd(sk), one = 1;
+	int fd = nl_socket_get_fd(sk), one = 1, sndbuf = 128 * 1024;
 
 	nl_socket_disable_auto_ack(sk);
 	/* the kernel's error texts, and not our requests back */
 	if (setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one)) ||
 	    setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one)))
 		return -errno;
+	/*
+	 * A request must fit the send buffer: libnl's is 32 KiB, a GET of
+	 * the longest IRQ list 64 KiB (else EMSGSIZE); wmem_max allows this.
+	 */
+	(void)setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
 	return 0;
 }
 
-struct nl_msg *kstat_msg(int family, int flags, uint8_t cmd)
+/*
+ * libnl's default message is a page; an IRQ list alone takes up to
+ * 64 KiB (one attribute: 16,382 IRQs), so the request is sized for it.
+ */
+struct nl_msg *kstat_msg_len(int family, int flags, uint8_t cmd, size_t attrs)
 {
-	struct nl_msg *msg = nlmsg_alloc();
+	size_t size = NLMSG_HDRLEN + GENL_HDRLEN + attrs;
+	struct nl_msg *msg = nlmsg_alloc_size(size > 4096 ? size : 4096);
 
 	if (msg && !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, family, 0,
 				flags, cmd, KSTAT_FAMILY_VERSION)) {
@@ -209,6 +219,11 @@ struct nl_msg *kstat_msg(int family, int flags, uint8_t cmd)
 		return NULL;
 	}
 	return msg;
+}
+
+struct nl_msg *kstat_msg(int family, int flags, uint8_t cmd)
+{
+	return kstat_msg_len(family, flags, cmd, 0);
 }
 
 int kstat_send(struct nl_sock *sk, struct nl_msg *msg, uint32_t *seq)

@@ -8,6 +8,7 @@
  * the handle's timeout, and the late answer is not taken for the next
  * one's.  Config, limits and stats: the nests read, CONFIG_SET with the
  * fields asked and nothing else, answered by a thread playing the kernel.
+ * An IRQ list as long as one attribute holds (16,382) is one request.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -244,6 +245,42 @@ static void test_config(void)
 	pthread_join(t, NULL);
 }
 
+/* The longest IRQ list one attribute holds: one request, all of it. */
+static void test_irq_list_long(void)
+{
+	static uint32_t ids[16382];
+	static char buf[70000];
+	struct kstat_query q = KSTAT_QUERY_INIT;
+	struct kstat_sample *s = NULL;
+	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+	const struct nlattr *a;
+	uint32_t last = 0;
+	ssize_t len;
+	size_t i;
+	int err;
+
+	for (i = 0; i < 16382; i++)
+		ids[i] = i * 2;
+	q.irqs = ids;
+	q.nr_irqs = 16382;
+	err = kstat_get_send(h, &q);
+	len = recv(k.fd, buf, sizeof(buf), MSG_DONTWAIT);
+	a = (const void *)(buf + NLMSG_HDRLEN + GENL_HDRLEN);
+	if (len > 0 && kattr_type(a) == KSTAT_A_IRQ_LIST && kattr_len(a) == 16382 * 4)
+		memcpy(&last, (const char *)kattr_data(a) + 16381 * 4, 4);
+	CHECK(!err && len == (ssize_t)nlh->nlmsg_len && last == 16381 * 2,
+	      "a list of 16,382 IRQs: one GET of %zd bytes, its last IRQ %u (%d, \"%s\")",
+	      len, last, err, kstat_last_error(h));
+	q.nr_irqs = 16383;
+	CHECK(kstat_get_send(h, &q) == -ERANGE, "16,383: refused (-ERANGE)");
+	if (err)
+		return;
+	fake_get_answer(&k, FAMILY, nlh->nlmsg_seq, 1, 1);
+	while ((err = kstat_get_recv(h, &s)) == -EAGAIN)
+		;
+	kstat_sample_free(s);
+}
+
 int main(void)
 {
 	uint32_t port;
@@ -260,6 +297,7 @@ int main(void)
 	kstat_set_timeout(h, 2000);
 	test_config();
 	test_timeout();
+	test_irq_list_long();
 	kstat_close(h);
 	close(k.fd);
 	return unit_exit();
