@@ -37,8 +37,10 @@
 
 /*
  * A caller's struct of @size bytes into ours (@ours bytes, zeroed first):
- * -EINVAL below @min, -E2BIG when bytes past ours are set.
+ * -EINVAL below @min, -E2BIG when bytes past ours are set or @size is
+ * past KSTAT_COPY_IN_MAX.
  */
+#define KSTAT_COPY_IN_MAX	4096
 int kstat_copy_in(void *dst, size_t ours, const void *src, size_t size,
 		  size_t min);
 /* Ours into the caller's: what fits, the rest of theirs zeroed. */

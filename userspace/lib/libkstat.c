@@ -108,6 +108,13 @@ int kstat_copy_in(void *dst, size_t ours, const void *src, size_t size,
 
 	if (size < min)
 		return -EINVAL;
+	/*
+	 * No version of a struct will reach a page: a size past that is
+	 * garbage (a size field never set), and checking its bytes would
+	 * read past the caller's struct.
+	 */
+	if (size > KSTAT_COPY_IN_MAX)
+		return -E2BIG;
 	for (i = ours; i < size; i++)
 		if (p[i])
 			return -E2BIG;

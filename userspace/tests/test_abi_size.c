@@ -3,7 +3,8 @@
  * libkstat 2's ABI rules that need no kernel (libkstat.h, "ABI"): a
  * struct passed with its size is refused below the 2.0 size (-EINVAL)
  * and above the library's when the part it does not know is set
- * (-E2BIG), a zero tail is fine, and each refusal says why; structs the
+ * (-E2BIG, and past a page without reading it), a zero tail is fine, and
+ * each refusal says why; structs the
  * library fills are filled to the caller's size.  The version rule:
  * modules of protocol 5 and later are read, older ones refused saying
  * what to install.  And on this host, without the module: kstat_open()
@@ -13,6 +14,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include "unit.h"
 #include "fake_kernel.h"
@@ -77,6 +79,23 @@ static void test_query_sizes(void)
 	      kstat_last_error(h));
 	free((void *)q.irqs);
 	CHECK(fake_requests(&k, r, 4) == 0, "none of them sent");
+
+	/* a size never set, the struct at the end of the caller's memory */
+	{
+		long page = sysconf(_SC_PAGESIZE);
+		char *p = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		struct kstat_query *edge = (void *)(p + page - sizeof(*edge));
+
+		if (p == MAP_FAILED || mprotect(p + page, page, PROT_NONE))
+			exit(1);
+		*edge = (struct kstat_query)KSTAT_QUERY_INIT;
+		edge->size = (size_t)1 << 40;
+		err = kstat_get_send(h, edge);
+		CHECK(err == -E2BIG, "a query whose size is garbage: -E2BIG, nothing read past it (%d)",
+		      err);
+		munmap(p, 2 * page);
+	}
 
 	big.newer = 0;
 	big.q.sections = KSTAT_SECTION_CPU;
