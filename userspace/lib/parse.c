@@ -468,8 +468,10 @@ int kstat_build_finish(struct kstat_build *b)
 	for (i = 0; i < b->irqs.nr; i++)
 		q[i].percpu = fix(b, q[i].percpu);
 	for (i = 0; i < b->metas.nr; i++, m++) {
-		struct kstat_irq *t = bsearch(&m->irq, b->irqs.p, b->irqs.nr,
-					      sizeof(*t), by_irq);
+		/* bsearch() of no array (NULL) is undefined, even of 0 */
+		struct kstat_irq *t = !b->irqs.nr ? NULL :
+			bsearch(&m->irq, b->irqs.p, b->irqs.nr, sizeof(*t),
+				by_irq);
 
 		actions = m->actions ? pool_at(b, m->actions) : NULL;
 		for (j = 0; j < m->nr_actions; j++)

@@ -202,6 +202,25 @@ static void test_empty_record(void)
 	kstat_sample_free(&b->s);
 }
 
+/* A description and no counts at all: nothing to merge it into. */
+static void test_meta_alone(void)
+{
+	struct kstat_build *b = kstat_build_new();
+	struct msg m;
+	size_t n;
+	int err;
+
+	kstat_build_reset(b, 0, KSTAT_SECTION_IRQ);
+	reply_start(&m, 1, 1);
+	n = nest_open(&m, KSTAT_A_IRQ);
+	put_u32(&m, KSTAT_A_IRQ_ID, 5);
+	put_str(&m, KSTAT_A_IRQ_CHIP, "x");
+	nest_close(&m, n);
+	err = kstat_build_msg(b, &m.nlh) ?: kstat_build_finish(b);
+	CHECK(!err && b->s.nr_irqs == 0, "a description without counts: no IRQ (%d)", err);
+	kstat_sample_free(&b->s);
+}
+
 /* @m, one malformed message: -EBADMSG. */
 static void bad(const char *what, struct msg *m)
 {
@@ -303,6 +322,7 @@ int main(void)
 	test_dump();
 	test_cpu_first();
 	test_empty_record();
+	test_meta_alone();
 	test_malformed();
 	return unit_exit();
 }
