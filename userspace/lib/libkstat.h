@@ -451,6 +451,7 @@ void kstat_sub_break(struct kstat_sub *sub);
 uint64_t kstat_sub_lost(const struct kstat_sub *sub);
 /* The receive buffer the kernel granted, bytes. */
 int kstat_sub_rcvbuf(const struct kstat_sub *sub);
+/* Why the last dispatch failed ("" after one that succeeded). */
 const char *kstat_sub_last_error(const struct kstat_sub *sub);
 
 #pragma GCC visibility pop

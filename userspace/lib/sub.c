@@ -6,7 +6,8 @@
  * a GET dump of the same sections (after a CONFIG_GET when it must learn
  * them): the netlink idiom, dump then listen.  The dump's sample comes
  * first (from_get); a stream sample completed while it is read waits,
- * and one no newer than it is dropped as old.
+ * and one no newer than it is dropped as old (one newer that a later one
+ * replaced meanwhile is reported lost).
  *
  * Samples are whole: a SUMMARY_NTF in parts is put together by SEQ over
  * PART / PARTS and delivered when its last part comes.  What is missing
