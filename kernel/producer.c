@@ -454,7 +454,12 @@ int kst_subscribe_default(struct netlink_ext_ack *extack)
 	return err;
 }
 
-/* Under kst_prod.lock: may @sub have (one more) subscription? */
+/*
+ * Under kst_prod.lock: may @sub have (one more) subscription?  Its
+ * socket's member, if any, comes back in @found with a reference: an
+ * UNSUBSCRIBE on the same socket from another thread (parallel_ops)
+ * may unlink it meanwhile.
+ */
 static int kst_sub_check(const struct kst_sub *sub, u32 interval_ms,
 			 struct kst_member **found,
 			 struct netlink_ext_ack *extack)
@@ -472,10 +477,12 @@ static int kst_sub_check(const struct kst_sub *sub, u32 interval_ms,
 	spin_lock(&kst_members_lock);
 	list_for_each_entry(m, &kst_members, node) {
 		if (net_eq(read_pnet(&m->net), sub->net) &&
-		    m->portid == sub->portid)
+		    m->portid == sub->portid) {
+			refcount_inc(&m->ref);
 			*found = m;
-		else if (uid_eq(m->uid, sub->uid))
+		} else if (uid_eq(m->uid, sub->uid)) {
 			mine++;
+		}
 	}
 	spin_unlock(&kst_members_lock);
 	if (!*found && !sub->priv && mine >= kst_prod.lim.max_subscriptions) {
@@ -494,6 +501,7 @@ int kst_subscribe(const struct kst_sub *sub, struct netlink_ext_ack *extack)
 {
 	struct kst_member *nm, *m;
 	u32 interval_ms;
+	bool fresh;
 	int err;
 
 	if (sub->mask & (KST_CFG_BATCH | KST_CFG_NETNS)) {
@@ -514,18 +522,15 @@ int kst_subscribe(const struct kst_sub *sub, struct netlink_ext_ack *extack)
 	err = kst_sub_check(sub, interval_ms, &m, extack);
 	if (err)
 		goto out;
-	if (!m) {
+	fresh = !m;
+	if (fresh) {
 		m = nm;
 		nm = NULL;
 		INIT_LIST_HEAD(&m->node);
-		refcount_set(&m->ref, 1);
+		refcount_set(&m->ref, 2);	/* the list's and ours */
 		write_pnet(&m->net, get_net(sub->net));
 		m->portid = sub->portid;
 		m->uid = sub->uid;
-		spin_lock(&kst_members_lock);
-		list_add_tail(&m->node, &kst_members);
-		kst_nr_members++;
-		spin_unlock(&kst_members_lock);
 	}
 	m->interval_ms = interval_ms;
 	m->view.sections = sub->mask & KST_CFG_SECTIONS ? sub->cfg.sections :
@@ -533,7 +538,14 @@ int kst_subscribe(const struct kst_sub *sub, struct netlink_ext_ack *extack)
 	m->view.flags = (sub->mask & KST_CFG_PERCPU ? sub->cfg.percpu :
 			 kst_prod.cfg.percpu) ? KSTAT_F_PERCPU : 0;
 	m->next_due = ktime_get_ns() + kst_ms(interval_ms);
+	if (fresh) {	/* linked whole: the tick reads it at once */
+		spin_lock(&kst_members_lock);
+		list_add_tail(&m->node, &kst_members);
+		kst_nr_members++;
+		spin_unlock(&kst_members_lock);
+	}
 	kst_kick(m->next_due);
+	kst_member_put(m);
 out:
 	mutex_unlock(&kst_prod.lock);
 	kfree(nm);
@@ -587,8 +599,13 @@ void kst_config_set(const struct kst_config *cfg,
 		kst_kick(due);
 	}
 	kst_config_merge(c, &kst_prod.lim, cfg, lim, mask);
-	if (mask & KST_CFG_NETNS)	/* read locklessly: kst_netns_open() */
+	if ((mask & KST_CFG_NETNS) && cfg->netns != c->netns) {
+		/* read locklessly: kst_netns_open() */
 		WRITE_ONCE(c->netns, cfg->netns);
+		/* other namespaces' subscriptions are served again */
+		if (c->netns)
+			kst_kick(ktime_get_ns());
+	}
 	mutex_unlock(&kst_prod.lock);
 }
 

@@ -28,6 +28,16 @@
  * answers only when the admin set config netns (EPERM otherwise); a user
  * without CAP_NET_ADMIN has at most limits max-subscriptions of its own
  * (EUSERS).
+ *
+ * "nlraw sub-race SECONDS": one socket, shared by two child processes,
+ * one sending SUBSCRIBE with a config of its own (250 ms, irq) and the
+ * other UNSUBSCRIBE, as fast as they can, for SECONDS, while this
+ * process reads whatever comes (answers and samples).  genetlink runs
+ * kstat's requests in parallel (parallel_ops), so an UNSUBSCRIBE may
+ * free the subscription a SUBSCRIBE is still setting up.  Prints
+ *   race: subscribe N, unsubscribe M in S.SS s
+ * Exit 0 when the socket is still served afterwards: a SUBSCRIBE and an
+ * UNSUBSCRIBE, each acknowledged.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -363,6 +373,82 @@ static int netns_subscribe(int n, double secs, uint32_t own_ms)
 	return 0;
 }
 
+/* ---- sub-race ---- */
+
+/* Send @cmd on @sock for @secs without waiting; the count to @out. */
+static void race_worker(struct mnl_socket *sock, int unsub, double secs,
+			int out)
+{
+	double end = now_s() + secs;
+	unsigned long sent = 0;
+	char msg[128];
+	struct nlmsghdr *nlh;
+	uint32_t seq = 1 << 20;
+
+	while (now_s() < end) {
+		if (unsub) {
+			nlh = kstat_msg_put(msg, KSTAT_CMD_UNSUBSCRIBE, 0);
+			nlh->nlmsg_seq = seq++;
+			if (mnl_socket_sendto(sock, nlh, nlh->nlmsg_len) >= 0)
+				sent++;
+		} else if (!send_subscribe_cfg(sock, seq++, 250)) {
+			sent++;
+		}
+	}
+	_exit(write(out, &sent, sizeof(sent)) == sizeof(sent) ? 0 : 3);
+}
+
+static int sub_race(double secs)
+{
+	struct mnl_socket *sock = nl_open();
+	struct storm_counts c = { 0 };
+	unsigned long sent[2] = { 0, 0 };
+	double start = now_s();
+	struct answer ans;
+	int fds[2], i, st, bad = 0;
+	pid_t pid[2];
+	char msg[128];
+	struct nlmsghdr *nlh;
+
+	if (!sock || pipe(fds))
+		return 3;
+	for (i = 0; i < 2; i++) {
+		pid[i] = fork();
+		if (pid[i] < 0)
+			return 3;
+		if (!pid[i])
+			race_worker(sock, i, secs, fds[1]);
+	}
+	storm_drain(sock, &c, start + secs + 0.5);
+	for (i = 0; i < 2; i++) {
+		if (waitpid(pid[i], &st, 0) < 0 || !WIFEXITED(st) ||
+		    WEXITSTATUS(st))
+			bad = 1;
+		if (read(fds[0], &sent[i], sizeof(sent[i])) != sizeof(sent[i]))
+			bad = 1;
+	}
+	/* the children's counts come in either order: both are printed */
+	printf("race: subscribe+unsubscribe %lu and %lu in %.2f s\n",
+	       sent[0], sent[1], now_s() - start);
+	storm_drain(sock, &c, now_s() + 0.5);	/* what is left queued */
+	if (send_subscribe_cfg(sock, 1, 250) ||
+	    wait_answer(sock, 1, &ans, ANSWER_MS) || ans.kind != ANS_ERROR ||
+	    ans.err) {
+		fprintf(stderr, "nlraw: SUBSCRIBE after the race not acknowledged\n");
+		return 1;
+	}
+	nlh = kstat_msg_put(msg, KSTAT_CMD_UNSUBSCRIBE, NLM_F_ACK);
+	nlh->nlmsg_seq = 2;
+	if (mnl_socket_sendto(sock, nlh, nlh->nlmsg_len) < 0 ||
+	    wait_answer(sock, 2, &ans, ANSWER_MS) || ans.kind != ANS_ERROR ||
+	    ans.err) {
+		fprintf(stderr, "nlraw: UNSUBSCRIBE after the race not acknowledged\n");
+		return 1;
+	}
+	mnl_socket_close(sock);
+	return bad ? 3 : 0;
+}
+
 int run_load(int argc, char **argv)
 {
 	if ((argc == 3 || argc == 4) && !strcmp(argv[0], "subscribe-storm"))
@@ -374,7 +460,9 @@ int run_load(int argc, char **argv)
 	    !strcmp(argv[3], "own"))
 		return netns_subscribe(atoi(argv[1]), atof(argv[2]),
 				       strtoul(argv[4], NULL, 10));
+	if (argc == 2 && !strcmp(argv[0], "sub-race"))
+		return sub_race(atof(argv[1]));
 	fprintf(stderr, "usage: nlraw subscribe-storm RATE SECONDS [WORKERS] | "
-		"netns-subscribe N SECONDS [own MS]\n");
+		"netns-subscribe N SECONDS [own MS] | sub-race SECONDS\n");
 	return 2;
 }

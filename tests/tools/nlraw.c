@@ -57,6 +57,7 @@
  *   unit tests and the parse-cost benchmark (tests/fixtures/record.sh).
  *   nlraw subscribe-storm RATE SECONDS [WORKERS]
  *   nlraw netns-subscribe N SECONDS [own MS]
+ *   nlraw sub-race SECONDS
  *                          SUBSCRIBE at a rate, and from N namespaces
  *                          (load.c says what they print)
  *   nlraw boottime         print CLOCK_BOOTTIME in ns, the clock of the
@@ -678,7 +679,8 @@ int main(int argc, char **argv)
 	if (argc >= 2 && !strcmp(argv[1], "fuzz"))
 		return run_fuzz(argc - 1, argv + 1);
 	if (argc >= 2 && (!strcmp(argv[1], "subscribe-storm") ||
-			  !strcmp(argv[1], "netns-subscribe")))
+			  !strcmp(argv[1], "netns-subscribe") ||
+			  !strcmp(argv[1], "sub-race")))
 		return run_load(argc - 1, argv + 1);
 	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "dump-irqs"))
 		return dump_irqs(atoi(argv[2]), argc == 4 ? atoi(argv[3]) : 0);
@@ -698,6 +700,6 @@ int main(int argc, char **argv)
 		"record-do config|stats FILE | "
 		"record-summary N FILE [SPEC] | boottime | "
 		"subscribe-storm RATE SECONDS [WORKERS] | "
-		"netns-subscribe N SECONDS [own MS]\n");
+		"netns-subscribe N SECONDS [own MS] | sub-race SECONDS\n");
 	return 2;
 }
