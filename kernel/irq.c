@@ -190,9 +190,13 @@ static void kst_irq_meta_read(struct kst_irq_data *d, unsigned int n,
 	p += strlen(p) + 1;
 	strscpy(p, desc->name ?: "", KST_NAME_MAX);
 	p += strlen(p) + 1;
-	/* Whole names only: KST_ACTIONS_MAX bounds the nest. */
+	/*
+	 * Whole names only, each at least 2 bytes with its NUL (an empty
+	 * one says nothing): KST_ACTIONS_MAX then bounds the nest as
+	 * kst_irq_max_object() reckons, at most 256 names.
+	 */
 	for (action = desc->action; action; action = action->next) {
-		if (!action->name)
+		if (!action->name || !*action->name)
 			continue;
 		len = strnlen(action->name, KST_NAME_MAX - 1) + 1;
 		if (len > room)
