@@ -17,6 +17,9 @@
 #   readers   what readers cost the producer (kstat-bench readers)
 #   sections  the producer's cost per section (kstat-bench sections; not
 #             in the default parts: 3 more windows a round)
+#   harness   what a benchmark harness pays to watch the counters: kstat
+#             record and kstat run against LKP's monitors
+#             (bench/harness-vs-lkp.sh)
 # Results into the writable results share.  Not a test: nothing is timed
 # against a limit.
 # timeout: 5400
@@ -31,8 +34,9 @@ mkdir -p "$out"
 cpus=$(nproc)
 target=${BENCH_SEED_IRQS:-2824}
 args=${BENCH_SEED_ARGS:--r 5 -n 10 -N 10000}
-parts=${BENCH_SEED_PARTS:-bench before export readers}
+parts=${BENCH_SEED_PARTS:-bench before export readers harness}
 source bench/export-vs-node.sh
+source bench/harness-vs-lkp.sh
 
 # The IRQ descriptors the guest has: one directory each.
 descriptors() {
@@ -106,5 +110,14 @@ if ((${#readers[@]})); then
 		BENCH_DESCRIPTORS=$descs bench/kstat-bench -R "${BENCH_READERS_ROUNDS:-5}" \
 			-w "${BENCH_READERS_SECS:-10}" "${readers[@]}"
 	} >"$file" || t_fail "kstat-bench ${readers[*]} failed at $cpus CPUs: $(tail -3 "$file")"
+	cat "$file" >&2
+fi
+
+file=$out/harness-cpus-$cpus.txt
+if [[ " $parts " == *" harness "* ]]; then
+	{
+		echo "config irqs $n cpus $cpus descriptors $descs"
+		harness_vs_lkp
+	} >"$file" || t_fail "kstat against LKP's monitors failed at $cpus CPUs: $(tail -3 "$file")"
 	cat "$file" >&2
 fi

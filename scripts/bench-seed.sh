@@ -14,8 +14,9 @@
 # (kstat-bench options, "-r 5 -n 10 -N 10000"), BENCH_SEED_PARTS
 # ("bench before export readers": kstat-bench, protocol 4's kstat-bench
 # and module in the same boot, the exporter beside node_exporter, what
-# readers cost the producer; "sections" adds the producer's cost per
-# section; EXPORT_EVERY_S, EXPORT_NODE_SCRAPES, EXPORT_QUIET_S: see
+# readers cost the producer; "harness": kstat record and run against
+# LKP's monitors, its own section of docs/performance.md; "sections" adds
+# the producer's cost per section; EXPORT_EVERY_S, EXPORT_NODE_SCRAPES, EXPORT_QUIET_S: see
 # bench/export-vs-node.sh), BENCH_BEFORE (the protocol 4 commit
 # scripts/bench-before.sh builds, ffdd1b0; empty: none), KSTAT_VMDIR (the
 # guest's directory, default build/vm-seed), BOOT_MARGIN (900 s: a 96-CPU
@@ -63,12 +64,12 @@ if [[ -z ${BENCH_REPORT_ONLY:-} ]]; then
 	echo "run smp $smp wall $((end - start)) load_start $l0 load_end $(cut -d' ' -f1 /proc/loadavg)" \
 		"other_qemu $q0 guest_rc $rc date $(date -u -d @"$start" '+%Y-%m-%d %H:%M')" >"$res/run.txt"
 fi
-bench/report-seed.py "$res" >docs/performance-seed.md
-# Replace the section between the markers, or append it.
-python3 - docs/performance.md docs/performance-seed.md <<'PY'
+# section FILE BEGIN END: replace the text between the markers in
+# docs/performance.md with FILE's, or append it.
+section() {
+	python3 - docs/performance.md "$1" "$2" "$3" <<'PY'
 import sys
-doc, sec = sys.argv[1], open(sys.argv[2]).read()
-begin, end = "<!-- bench-seed: begin -->", "<!-- bench-seed: end -->"
+doc, sec, begin, end = sys.argv[1], open(sys.argv[2]).read(), sys.argv[3], sys.argv[4]
 text = open(doc).read()
 block = f"{begin}\n{sec.rstrip()}\n{end}\n"
 if begin in text and end in text:
@@ -78,4 +79,13 @@ else:
     text = text.rstrip("\n") + "\n\n" + block
 open(doc, "w").write(text)
 PY
-cat docs/performance-seed.md
+}
+# Each part's section is replaced only when this run measured it.
+if compgen -G "$res/seed-cpus-*.txt" >/dev/null; then
+	bench/report-seed.py "$res" >docs/performance-seed.md
+	section docs/performance-seed.md "<!-- bench-seed: begin -->" "<!-- bench-seed: end -->"
+fi
+if compgen -G "$res/harness-cpus-*.txt" >/dev/null; then
+	bench/report-harness.py "$res" >build/bench-seed/harness.md
+	section build/bench-seed/harness.md "<!-- bench-harness: begin -->" "<!-- bench-harness: end -->"
+fi
