@@ -186,7 +186,8 @@ start=${EPOCHREALTIME/./}
 t_term "$pid" 2
 t_log "SIGTERM: exit $T_RC after $(( (${EPOCHREALTIME/./} - start) / 1000 )) ms"
 assert_eq 0 "$T_RC" "exit status after SIGTERM"
-assert_eq "" "$(cat "$TMPDIR/export.err")" "exporter stderr"
+assert_eq "kstat: export: serving http://127.0.0.1:$PORT/metrics (--listen 127.0.0.1:$PORT)" \
+	"$(cat "$TMPDIR/export.err")" "exporter stderr (its log: the address only)"
 if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
 	t_fail "port $PORT still accepts connections after exit"
 fi
