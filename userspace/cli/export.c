@@ -948,6 +948,18 @@ static void textfile_update(struct exporter *ex)
 
 /* ---- HTTP: libmicrohttpd in this event loop ---- */
 
+/*
+ * A host name as RFC 1123 spells one: letters, digits, '-' and '.', not
+ * starting with either of those two.  Anything else is a usage error,
+ * not a name the resolver gets to refuse.
+ */
+static bool looks_hostname(const char *s, size_t len)
+{
+	return len && len <= 253 && s[0] != '-' && s[0] != '.' &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		      "0123456789-.") >= len;
+}
+
 /* Digits and dots only: meant as an IPv4 literal, never a host name. */
 static bool looks_ipv4(const char *s, size_t len)
 {
@@ -1047,7 +1059,7 @@ static int parse_listen(const char *s, struct sockaddr_storage *ss,
 		a6->sin6_port = htons(port);
 		*len = sizeof(*a6);
 		ok = ok && inet_pton(AF_INET6, host, &a6->sin6_addr) == 1;
-	} else if (looks_ipv4(h, hlen) || memchr(h, ':', hlen)) {
+	} else if (looks_ipv4(h, hlen) || !looks_hostname(h, hlen)) {
 		a4->sin_family = AF_INET;
 		a4->sin_port = htons(port);
 		*len = sizeof(*a4);
@@ -1058,7 +1070,8 @@ static int parse_listen(const char *s, struct sockaddr_storage *ss,
 	if (!ok)
 		return usage_err("export", "bad --listen \"%s\": \"%.*s\" is not an %s "
 				 "address (IPv6 in brackets, [::1]:19586; a host "
-				 "name, localhost:19586; all addresses, :19586)",
+				 "name: letters, digits, '-' and '.', localhost:19586; "
+				 "all addresses, :19586)",
 				 s, (int)hlen, h, v6 ? "IPv6" : "IPv4");
 	return EXIT_OK;
 }
