@@ -14,6 +14,10 @@
  * age) are written per scrape.  The only requests are one IRQ GET with
  * descriptions (for the chip, hwirq, type and actions labels) after the
  * first sample and after each generation change (the IRQ set changed).
+ *
+ * A daemon: it starts without the module and serves kstat_exporter_up 0
+ * until it comes (KSTAT_SUB_WAIT), never exits because it went or came
+ * back, ignores SIGHUP, and logs its events on stderr (export-log.h).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -389,19 +393,21 @@ static void guard_log(struct exporter *ex)
 	if (e->id >= 0)
 		snprintf(id, sizeof(id), " %lld", e->id);
 	if (e->step == MONO_HELD)
-		log_to(stderr, ex->journal, LOG_WARNING, "%s%s %s went back %" PRIu64 ".%06" PRIu64
-			  " ms: its last value is exported until it passes that"
-			  " (%" PRIu64 " more since the last such line)",
-			  e->what, id, e->mode ? e->mode : "", d / 1000000,
-			  d % 1000000, ex->guard_quiet + g->events - 1);
+		log_to(stderr, ex->journal, LOG_WARNING,
+		       "%s%s %s went back %" PRIu64 ".%06" PRIu64
+		       " ms: its last value is exported until it passes that"
+		       " (%" PRIu64 " more since the last such line)",
+		       e->what, id, e->mode ? e->mode : "", d / 1000000,
+		       d % 1000000, ex->guard_quiet + g->events - 1);
 	else
-		log_to(stderr, ex->journal, LOG_WARNING, "%s%s%s%s fell from %" PRIu64 " to %" PRIu64
-			  " (the kernel's counter restarted): exported from %"
-			  PRIu64 " on, growing with it (%" PRIu64
-			  " more since the last such line)",
-			  e->what, id, e->mode ? " " : "", e->mode ? e->mode : "",
-			  e->shown, e->raw, e->shown,
-			  ex->guard_quiet + g->events - 1);
+		log_to(stderr, ex->journal, LOG_WARNING,
+		       "%s%s%s%s fell from %" PRIu64 " to %" PRIu64
+		       " (the kernel's counter restarted): exported from %"
+		       PRIu64 " on, growing with it (%" PRIu64
+		       " more since the last such line)",
+		       e->what, id, e->mode ? " " : "", e->mode ? e->mode : "",
+		       e->shown, e->raw, e->shown,
+		       ex->guard_quiet + g->events - 1);
 	ex->guard_logged = true;
 	ex->guard_log_ms = now;
 	ex->guard_quiet = 0;
@@ -980,7 +986,8 @@ static int listen_resolve(const char *spec, const char *host, uint16_t port,
 
 	err = getaddrinfo(host, NULL, &hints, &res);
 	if (err) {
-		kstat_err("cannot resolve --listen \"%s\": %s (check the name, or give an address: 127.0.0.1:%u, [::1]:%u, :%u for all)",
+		kstat_err("cannot resolve --listen \"%s\": %s (check the name, "
+			  "or give an address: 127.0.0.1:%u, [::1]:%u, :%u for all)",
 			  spec, gai_strerror(err), port, port, port);
 		return EXIT_FAIL;
 	}
@@ -1114,7 +1121,7 @@ static void any_ipv4(struct sockaddr_storage *ss, socklen_t *len)
 /* "127.0.0.1:19586", "[::]:19586": where @fd listens. */
 static void sock_name(int fd, char *buf, size_t len)
 {
-	struct sockaddr_storage ss;
+	struct sockaddr_storage ss = { 0 };
 	socklen_t sl = sizeof(ss);
 	char a[INET6_ADDRSTRLEN] = "?";
 	uint16_t port = 0;
