@@ -83,4 +83,5 @@ fi
 
 t_term "$pid" 5
 assert_eq 0 "$T_RC" "exit status after SIGTERM"
-assert_eq "" "$(cat "$TMPDIR/export.err")" "exporter stderr"
+assert_eq "kstat: export: serving http://127.0.0.1:$PORT/metrics (--listen 127.0.0.1:$PORT)" \
+	"$(cat "$TMPDIR/export.err")" "exporter stderr (its log: the address only)"

@@ -10,7 +10,7 @@
 # a page is rendered only for a scrape, at most once per sample
 # (kstat_exporter_renders_total: none while samples arrive unscraped,
 # one for two scrapes of one sample);
-# other paths get 404, POST 405, HEAD 200 without a body; SIGTERM exits 0
+# / is 200 (tests/export-daemon.sh: its page), other paths get 404, POST 405, HEAD 200 without a body; SIGTERM exits 0
 # within 2 s and closes the port.
 # timeout: 120
 # leave-out: userspace-only
@@ -168,7 +168,8 @@ assert_eq "$(metric kstat_exporter_renders_total "$p1")" "$(metric kstat_exporte
 t_term "$slow_pid" 5
 
 code() { curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$@"; }
-assert_eq 404 "$(code "http://127.0.0.1:$PORT/")" "status of /"
+assert_eq 200 "$(code "http://127.0.0.1:$PORT/")" "status of / (a page linking /metrics)"
+assert_eq 404 "$(code "http://127.0.0.1:$PORT/index.html")" "status of /index.html"
 assert_eq 404 "$(code "http://127.0.0.1:$PORT/metricsx")" "status of /metricsx"
 assert_eq 405 "$(code -X POST "$URL")" "status of POST /metrics"
 assert_eq 200 "$(code "$URL?x=1")" "status of /metrics?x=1"
@@ -186,7 +187,8 @@ start=${EPOCHREALTIME/./}
 t_term "$pid" 2
 t_log "SIGTERM: exit $T_RC after $(( (${EPOCHREALTIME/./} - start) / 1000 )) ms"
 assert_eq 0 "$T_RC" "exit status after SIGTERM"
-assert_eq "" "$(cat "$TMPDIR/export.err")" "exporter stderr"
+assert_eq "kstat: export: serving http://127.0.0.1:$PORT/metrics (--listen 127.0.0.1:$PORT)" \
+	"$(cat "$TMPDIR/export.err")" "exporter stderr (its log: the address only)"
 if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
 	t_fail "port $PORT still accepts connections after exit"
 fi

@@ -5,7 +5,8 @@
 # sample for 3 intervals and the exporter says kstat_exporter_up 0 (HTTP
 # and textfile, data families withdrawn), with
 # kstat_exporter_build_info{version} 1 throughout; once samples flow
-# again it says up 1 by itself, in the same process, with fresh samples.
+# again it says up 1 by itself, in the same process, with fresh samples;
+# its log says when samples stopped and came again, one line each.
 # (The module going away, rmmod/insmod, is tests/summary-reload.sh.)
 # timeout: 120
 # leave-out: userspace-only
@@ -56,4 +57,15 @@ seq1=$(metric kstat_exporter_last_sample_seq)
 t_log "recovered: up 1, seq $seq1"
 t_term "$pid" 5
 assert_eq 0 "$T_RC" "exit status after SIGTERM"
-assert_eq "" "$(cat "$TMPDIR/export.err")" "exporter stderr"
+# Its log: the address, the file, then samples stopped and came again
+# (more than once if TCG held a sample back for 3 intervals meanwhile).
+err=$(cat "$TMPDIR/export.err")
+assert_eq "kstat: export: serving http://127.0.0.1:$PORT/metrics (--listen 127.0.0.1:$PORT)
+kstat: export: writing $file after every sample" "$(head -2 <<<"$err")" "exporter stderr, start"
+# (the ticks that failed are a gap in seq: a "lost" line, not judged here)
+events=$(tail -n +3 <<<"$err" | grep -v '^kstat: export: lost [0-9]* samples\? (gap ' || true)
+stops=$(sed -n 'p;n' <<<"$events" | sort -u)
+agains=$(sed -n 'n;p' <<<"$events" | sort -u)
+assert_eq "kstat: export: no sample for 3 intervals (0.200 s each): kstat_exporter_up 0 until one comes" \
+	"$stops" "exporter stderr: samples stopped"
+assert_eq "kstat: export: samples come again: kstat_exporter_up 1" "$agains" "exporter stderr: samples again"

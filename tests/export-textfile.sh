@@ -76,6 +76,8 @@ assert_eq 0 "$syncs" "fsync calls while rewriting the textfile"
 
 t_term "$pid" 2
 assert_eq 0 "$T_RC" "exit status after SIGTERM"
-assert_eq "" "$(cat "$TMPDIR/export.err")" "exporter stderr"
+assert_eq "kstat: export: serving http://127.0.0.1:$PORT/metrics (--listen 127.0.0.1:$PORT)
+kstat: export: writing $file after every sample" \
+	"$(cat "$TMPDIR/export.err")" "exporter stderr (its log: the address and the file only)"
 assert_eq "kstat.prom" "$(ls "$dir")" "files left in the textfile directory"
 grep -qx 'kstat_exporter_up 1' "$file" || t_fail "the textfile left at exit is not the last one"

@@ -100,4 +100,13 @@ for p in $mon $watch $exp; do
 	t_term "$p" 5
 	assert_eq 0 "$T_RC" "exit status after SIGTERM"
 done
-assert_eq "" "$(cat "$TMPDIR/mon.err" "$TMPDIR/export.err")" "monitor and exporter stderr"
+assert_eq "" "$(cat "$TMPDIR/mon.err")" "monitor stderr"
+# The exporter's log: its address, the module gone, then back (lines
+# about samples late or lost under TCG are not judged here).
+err=$(grep -Ev '^kstat: export: (lost |no sample for |samples come again)' "$TMPDIR/export.err" || true)
+assert_eq "kstat: export: serving http://127.0.0.1:$PORT/metrics (--listen 127.0.0.1:$PORT)
+kstat: export: the kstat module is gone: kstat_exporter_up 0 until it is loaded again" \
+	"$(head -2 <<<"$err")" "exporter stderr: address, module gone"
+assert_match '^kstat: export: the kstat module is loaded: subscribed, every [0-9]+\.[0-9]{3} s$' \
+	"$(sed -n '3,$p' <<<"$err")" "exporter stderr: module back"
+assert_eq 3 "$(wc -l <<<"$err")" "exporter log lines"

@@ -14,6 +14,10 @@
  * age) are written per scrape.  The only requests are one IRQ GET with
  * descriptions (for the chip, hwirq, type and actions labels) after the
  * first sample and after each generation change (the IRQ set changed).
+ *
+ * A daemon: it starts without the module and serves kstat_exporter_up 0
+ * until it comes (KSTAT_SUB_WAIT), never exits because it went or came
+ * back, ignores SIGHUP, and logs its events on stderr (export-log.h).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -21,14 +25,17 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -36,6 +43,7 @@
 #include <zlib.h>
 
 #include "export-counters.h"
+#include "export-log.h"
 #include "irqlabels.h"
 #include "kstat.h"
 #include "print.h"
@@ -56,10 +64,13 @@ static const char export_usage[] =
 	"       kstat export help\n"
 	"\n"
 	"Export the kernel's samples as Prometheus metrics (text format 0.0.4)\n"
-	"until SIGINT or SIGTERM.  At least one of:\n"
-	"  --listen ADDR:PORT  serve GET /metrics over HTTP; ADDR is an IPv4 or\n"
-	"                      a bracketed IPv6 literal: 127.0.0.1:19586,\n"
-	"                      [::1]:19586, 0.0.0.0:19586, [::]:19586\n"
+	"until SIGINT or SIGTERM (SIGHUP is ignored).  At least one of:\n"
+	"  --listen ADDR:PORT  serve GET /metrics over HTTP (and / links it);\n"
+	"                      ADDR an IPv4 literal, a bracketed IPv6 literal,\n"
+	"                      a host name, or none for every address:\n"
+	"                      127.0.0.1:19586, [::1]:19586, localhost:19586,\n"
+	"                      :19586 (IPv6 and IPv4); alias:\n"
+	"                      --web.listen-address (node_exporter's)\n"
 	"  --textfile PATH     rewrite PATH atomically after every sample, for\n"
 	"                      node_exporter's textfile collector (*.prom)\n"
 	"The samples are a subscription of the exporter's own, with every\n"
@@ -70,9 +81,11 @@ static const char export_usage[] =
 	"  --percpu            also each IRQ's count per CPU\n"
 	"                      (kstat_interrupts_cpu_total)\n"
 	"A scrape costs no /proc read and no kernel request: it serves the\n"
-	"latest sample.  While the module is unloaded only the\n"
-	"kstat_exporter_* metrics are exported, with kstat_exporter_up 0 (also\n"
-	"when no sample came for 3 intervals).  See docs/exporter.md.\n";
+	"latest sample.  It starts without the kstat module, and while the\n"
+	"module is not loaded only the kstat_exporter_* metrics are exported,\n"
+	"with kstat_exporter_up 0 (also when no sample came for 3 intervals).\n"
+	"Events (listen address, module gone and back, losses) are logged on\n"
+	"stderr, with journal priorities under systemd.  See docs/exporter.md.\n";
 
 /* ---- a growable text buffer ---- */
 
@@ -315,6 +328,8 @@ struct exporter {
 	bool guard_logged;
 	struct meta meta;
 	uint64_t samples, lost;		/* samples: also the snapshot's number */
+	struct loss_log loss;		/* losses not logged yet */
+	bool journal;			/* stderr is the journal's stream */
 	uint64_t renders, deflates;	/* of the data families */
 	bool oom;			/* a sample could not be copied */
 	bool done;
@@ -378,19 +393,21 @@ static void guard_log(struct exporter *ex)
 	if (e->id >= 0)
 		snprintf(id, sizeof(id), " %lld", e->id);
 	if (e->step == MONO_HELD)
-		kstat_err("export: %s%s %s went back %" PRIu64 ".%06" PRIu64
-			  " ms: its last value is exported until it passes that"
-			  " (%" PRIu64 " more since the last such line)",
-			  e->what, id, e->mode ? e->mode : "", d / 1000000,
-			  d % 1000000, ex->guard_quiet + g->events - 1);
+		log_to(stderr, ex->journal, LOG_WARNING,
+		       "%s%s %s went back %" PRIu64 ".%06" PRIu64
+		       " ms: its last value is exported until it passes that"
+		       " (%" PRIu64 " more since the last such line)",
+		       e->what, id, e->mode ? e->mode : "", d / 1000000,
+		       d % 1000000, ex->guard_quiet + g->events - 1);
 	else
-		kstat_err("export: %s%s%s%s fell from %" PRIu64 " to %" PRIu64
-			  " (the kernel's counter restarted): exported from %"
-			  PRIu64 " on, growing with it (%" PRIu64
-			  " more since the last such line)",
-			  e->what, id, e->mode ? " " : "", e->mode ? e->mode : "",
-			  e->shown, e->raw, e->shown,
-			  ex->guard_quiet + g->events - 1);
+		log_to(stderr, ex->journal, LOG_WARNING,
+		       "%s%s%s%s fell from %" PRIu64 " to %" PRIu64
+		       " (the kernel's counter restarted): exported from %"
+		       PRIu64 " on, growing with it (%" PRIu64
+		       " more since the last such line)",
+		       e->what, id, e->mode ? " " : "", e->mode ? e->mode : "",
+		       e->shown, e->raw, e->shown,
+		       ex->guard_quiet + g->events - 1);
 	ex->guard_logged = true;
 	ex->guard_log_ms = now;
 	ex->guard_quiet = 0;
@@ -420,6 +437,7 @@ static void on_lost(uint64_t lost, enum kstat_lost_reason why, void *arg)
 	struct exporter *ex = arg;
 
 	ex->lost += lost;
+	loss_note(&ex->loss, lost, why);	/* logged by export_ready() */
 	if (why == KSTAT_LOST_RELOAD)
 		guard_reset(&ex->guard);	/* the counters restart */
 }
@@ -427,21 +445,40 @@ static void on_lost(uint64_t lost, enum kstat_lost_reason why, void *arg)
 /*
  * Without --interval the subscription takes the default stream's when it
  * subscribes (at start, and again when the module is back): read it.
+ * Without the module, keep what we have: it is read again when it comes.
  */
 static void read_interval(struct exporter *ex)
 {
 	struct kstat_handle *h;
 	struct kstat_config cfg;
 
-	if (ex->sub.fields & KSTAT_CONFIG_INTERVAL)
+	if (ex->sub.fields & KSTAT_CONFIG_INTERVAL) {
 		ex->interval_ms = ex->sub.interval_ms;
-	else if ((h = kstat_handle()) && !kstat_config_get(h, &cfg))
+		return;
+	}
+	if (kstat_open(&h))
+		return;
+	if (!kstat_config_get(h, &cfg))
 		ex->interval_ms = cfg.interval_ms;
+	kstat_close(h);
+}
+
+/* Whether the kstat family is registered now (at start, for the log). */
+static bool module_loaded(void)
+{
+	struct kstat_handle *h;
+
+	if (kstat_open(&h))
+		return false;
+	kstat_close(h);
+	return true;
 }
 
 /*
  * The module went away: kstat_exporter_up 0 and no data until samples
  * come again (seq and generation restart, so nothing cached is kept).
+ * Neither is a reason to exit: the exporter waits for the module, as it
+ * does when it starts without it (KSTAT_SUB_WAIT).
  */
 static void on_family(int present, void *arg)
 {
@@ -450,8 +487,13 @@ static void on_family(int present, void *arg)
 	kstat_handle_drop();
 	if (present) {
 		read_interval(ex);
+		log_to(stderr, ex->journal, LOG_NOTICE,
+		       "the kstat module is loaded: subscribed, every %u.%03u s",
+		       ex->interval_ms / 1000, ex->interval_ms % 1000);
 		return;
 	}
+	log_to(stderr, ex->journal, LOG_WARNING,
+	       "the kstat module is gone: kstat_exporter_up 0 until it is loaded again");
 	ex->snap.valid = false;
 	ex->data_valid = false;
 	ex->meta.loaded = false;
@@ -913,55 +955,132 @@ static void textfile_update(struct exporter *ex)
 /* ---- HTTP: libmicrohttpd in this event loop ---- */
 
 /*
- * ADDR:PORT into @ss.  0, or -1 after the usage error, which says which
- * part is wrong: the shape, the address (a literal: host names are not
- * resolved) or the port (1 to 65535; an overflowing number is "at most").
+ * A host name as RFC 1123 spells one: letters, digits, '-' and '.', not
+ * starting with either of those two.  Anything else is a usage error,
+ * not a name the resolver gets to refuse.
+ */
+static bool looks_hostname(const char *s, size_t len)
+{
+	return len && len <= 253 && s[0] != '-' && s[0] != '.' &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		      "0123456789-.") >= len;
+}
+
+/* Digits and dots only: meant as an IPv4 literal, never a host name. */
+static bool looks_ipv4(const char *s, size_t len)
+{
+	return len && strspn(s, "0123456789.") >= len;
+}
+
+/*
+ * A host name: its first IPv4 address, else its first IPv6 one (Go's
+ * net.Listen, node_exporter's, listens on one address of a name too).
+ * Resolving is the only step that may fail for a reason outside the
+ * command line (no DNS yet at boot): exit 1, and systemd restarts us.
+ */
+static int listen_resolve(const char *spec, const char *host, uint16_t port,
+			  struct sockaddr_storage *ss, socklen_t *len)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res, *ai, *pick;
+	int err;
+
+	err = getaddrinfo(host, NULL, &hints, &res);
+	if (err) {
+		kstat_err("cannot resolve --listen \"%s\": %s (check the name, "
+			  "or give an address: 127.0.0.1:%u, [::1]:%u, :%u for all)",
+			  spec, gai_strerror(err), port, port, port);
+		return EXIT_FAIL;
+	}
+	pick = NULL;
+	for (ai = res; ai; ai = ai->ai_next) {
+		if (ai->ai_family == AF_INET) {
+			pick = ai;
+			break;
+		}
+		if (ai->ai_family == AF_INET6 && !pick)
+			pick = ai;
+	}
+	if (!pick) {
+		freeaddrinfo(res);
+		kstat_err("cannot resolve --listen \"%s\": no IPv4 or IPv6 address", spec);
+		return EXIT_FAIL;
+	}
+	memcpy(ss, pick->ai_addr, pick->ai_addrlen);
+	*len = pick->ai_addrlen;
+	freeaddrinfo(res);
+	if (ss->ss_family == AF_INET)
+		((struct sockaddr_in *)ss)->sin_port = htons(port);
+	else
+		((struct sockaddr_in6 *)ss)->sin6_port = htons(port);
+	return EXIT_OK;
+}
+
+/*
+ * ADDR:PORT into @ss: an IPv4 literal, a bracketed IPv6 literal, a host
+ * name (resolved), or nothing (":PORT", every address, IPv6 and IPv4: the
+ * unspecified IPv6 address, dual-stack).  EXIT_OK, EXIT_USAGE after the
+ * usage error, which says which part is wrong (the shape, the address or
+ * the port: 1 to 65535, an overflowing number is "at most"), or EXIT_FAIL
+ * if a name does not resolve.
  */
 static int parse_listen(const char *s, struct sockaddr_storage *ss,
 			socklen_t *len)
 {
 	struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)ss;
 	struct sockaddr_in *a4 = (struct sockaddr_in *)ss;
-	char host[INET6_ADDRSTRLEN], why[64];
+	char host[256], why[64];
 	const char *end, *port_s, *h = s;
 	uint64_t port;
 	bool v6 = s[0] == '[';
+	size_t hlen;
 	int err, ok;
 
 	end = v6 ? strchr(s, ']') : strrchr(s, ':');
 	if (!end || (v6 && end[1] != ':') || !end[v6 ? 2 : 1])
 		return usage_err("export", "bad --listen \"%s\" (want ADDR:PORT, "
-				 "e.g. 127.0.0.1:19586 or [::1]:19586)", s), -1;
+				 "e.g. 127.0.0.1:19586, [::1]:19586, localhost:19586 "
+				 "or :19586)", s);
 	port_s = end + (v6 ? 2 : 1);
 	err = parse_uint(port_s, 1, 65535, &port);
 	if (err)
 		return usage_err("export", "bad --listen \"%s\": the port must be %s",
-				 s, uint_explain(why, sizeof(why), err, 1, 65535)), -1;
+				 s, uint_explain(why, sizeof(why), err, 1, 65535));
 	if (v6)
 		h++;
+	hlen = end - h;
 	memset(ss, 0, sizeof(*ss));
-	ok = (size_t)(end - h) < sizeof(host);
+	ok = hlen < sizeof(host);
 	if (ok) {
-		memcpy(host, h, end - h);
-		host[end - h] = '\0';
+		memcpy(host, h, hlen);
+		host[hlen] = '\0';
+	}
+	if (!v6 && hlen == 0) {		/* ":PORT": every address */
+		a6->sin6_family = AF_INET6;
+		a6->sin6_port = htons(port);
+		a6->sin6_addr = in6addr_any;
+		*len = sizeof(*a6);
+		return EXIT_OK;
 	}
 	if (v6) {
 		a6->sin6_family = AF_INET6;
 		a6->sin6_port = htons(port);
 		*len = sizeof(*a6);
 		ok = ok && inet_pton(AF_INET6, host, &a6->sin6_addr) == 1;
-	} else {
+	} else if (looks_ipv4(h, hlen) || !looks_hostname(h, hlen)) {
 		a4->sin_family = AF_INET;
 		a4->sin_port = htons(port);
 		*len = sizeof(*a4);
 		ok = ok && inet_pton(AF_INET, host, &a4->sin_addr) == 1;
+	} else if (ok) {
+		return listen_resolve(s, host, port, ss, len);
 	}
 	if (!ok)
 		return usage_err("export", "bad --listen \"%s\": \"%.*s\" is not an %s "
-				 "address (a literal: host names are not resolved; "
-				 "IPv6 in brackets, [::1]:19586)", s, (int)(end - h), h,
-				 v6 ? "IPv6" : "IPv4"), -1;
-	return 0;
+				 "address (IPv6 in brackets, [::1]:19586; a host "
+				 "name: letters, digits, '-' and '.', localhost:19586; "
+				 "all addresses, :19586)",
+				 s, (int)hlen, h, v6 ? "IPv6" : "IPv4");
+	return EXIT_OK;
 }
 
 static const char *listen_hint(int err)
@@ -978,16 +1097,66 @@ static const char *listen_hint(int err)
 	}
 }
 
+static bool is_any6(const struct sockaddr_storage *ss)
+{
+	const struct sockaddr_in6 *a6 = (const struct sockaddr_in6 *)ss;
+
+	return ss->ss_family == AF_INET6 &&
+	       IN6_IS_ADDR_UNSPECIFIED(&a6->sin6_addr);
+}
+
+/* A kernel without IPv6: every address is then 0.0.0.0. */
+static void any_ipv4(struct sockaddr_storage *ss, socklen_t *len)
+{
+	uint16_t port = ((struct sockaddr_in6 *)ss)->sin6_port;
+	struct sockaddr_in *a4 = (struct sockaddr_in *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	a4->sin_family = AF_INET;
+	a4->sin_port = port;
+	a4->sin_addr.s_addr = htonl(INADDR_ANY);
+	*len = sizeof(*a4);
+}
+
+/* "127.0.0.1:19586", "[::]:19586": where @fd listens. */
+static void sock_name(int fd, char *buf, size_t len)
+{
+	struct sockaddr_storage ss = { 0 };
+	socklen_t sl = sizeof(ss);
+	char a[INET6_ADDRSTRLEN] = "?";
+	uint16_t port = 0;
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0) {
+		if (ss.ss_family == AF_INET6) {
+			inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&ss)->sin6_addr,
+				  a, sizeof(a));
+			port = ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+		} else if (ss.ss_family == AF_INET) {
+			inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr,
+				  a, sizeof(a));
+			port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
+		}
+	}
+	snprintf(buf, len, ss.ss_family == AF_INET6 ? "[%s]:%u" : "%s:%u", a, port);
+}
+
 /*
  * The listening socket is ours (so that a bind error gets its own message),
- * then handed to libmicrohttpd.  -1 after printing why.
+ * then handed to libmicrohttpd.  The unspecified IPv6 address ([::] or
+ * ":PORT") takes IPv4 too (IPV6_V6ONLY off, whatever
+ * net.ipv6.bindv6only says), as Go's listener does.  -1 after printing why.
  */
-static int listen_open(const char *spec, const struct sockaddr_storage *ss,
-		       socklen_t len)
+static int listen_open(const char *spec, struct sockaddr_storage *ss,
+		       socklen_t len, bool journal)
 {
-	int fd, one = 1, err;
+	int fd, one = 1, zero = 0, err;
+	char name[INET6_ADDRSTRLEN + 16];
 
 	fd = socket(ss->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0 && errno == EAFNOSUPPORT && is_any6(ss) && spec[0] == ':') {
+		any_ipv4(ss, &len);
+		fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	}
 	if (fd < 0) {
 		err = errno;
 		kstat_err("cannot listen on %s: %s (%s)", spec, strerror(err),
@@ -995,9 +1164,16 @@ static int listen_open(const char *spec, const struct sockaddr_storage *ss,
 		return -1;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (is_any6(ss))
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
 	if (bind(fd, (const struct sockaddr *)ss, len) == 0 &&
-	    listen(fd, SOMAXCONN) == 0)
+	    listen(fd, SOMAXCONN) == 0) {
+		sock_name(fd, name, sizeof(name));
+		log_to(stderr, journal, LOG_INFO,
+		       "serving http://%s/metrics%s (--listen %s)", name,
+		       is_any6(ss) ? " on every address, IPv4 too" : "", spec);
 		return fd;
+	}
 	err = errno;
 	kstat_err("cannot listen on %s: %s (%s)", spec, strerror(err),
 		  listen_hint(err));
@@ -1264,6 +1440,39 @@ static enum MHD_Result reply_text(struct MHD_Connection *conn,
 
 static const struct body *metrics_body(struct exporter *ex);
 
+/* "/": what a person who opens the address in a browser wants. */
+static const char landing_page[] =
+	"<!DOCTYPE html>\n"
+	"<html lang=\"en\">\n"
+	"<head><meta charset=\"utf-8\"><title>kstat exporter</title></head>\n"
+	"<body>\n"
+	"<h1>kstat exporter</h1>\n"
+	"<p>The kernel's CPU time, IRQ and softirq counters, from the kstat "
+	"module's samples, version " KSTAT_VERSION ".</p>\n"
+	"<p><a href=\"metrics\">Metrics</a></p>\n"
+	"</body>\n"
+	"</html>\n";
+
+static enum MHD_Result reply_landing(struct MHD_Connection *conn)
+{
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
+	r = MHD_create_response_from_buffer(strlen(landing_page),
+					    (void *)landing_page,
+					    MHD_RESPMEM_PERSISTENT);
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+				"text/html; charset=utf-8");
+	ret = MHD_queue_response(conn, MHD_HTTP_OK, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+/* A request's context: its headers are in, the answer comes when all is. */
+static char request_started;
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
 				  const char *url, const char *method,
 				  const char *version, const char *upload,
@@ -1281,16 +1490,31 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
 
 	(void)version;
 	(void)upload;
-	(void)upload_size;
-	(void)req_cls;
-	hc = conn_of(conn);
-	if (hc) {
-		hc->busy = true;	/* until on_completed() */
-		conn_touch(ex, hc);
+	/*
+	 * Answer only once the whole request is read: libmicrohttpd (0.9.75)
+	 * calls this first with the headers alone, and a response queued
+	 * then makes it close the connection after the response, as it
+	 * cannot tell what is left of the request ("Connection: close" on
+	 * every response, no keep-alive).  A body is read and dropped.
+	 */
+	if (!*req_cls) {
+		*req_cls = &request_started;
+		hc = conn_of(conn);
+		if (hc) {
+			hc->busy = true;	/* until on_completed() */
+			conn_touch(ex, hc);
+		}
+		return MHD_YES;
+	}
+	if (*upload_size) {
+		*upload_size = 0;
+		return MHD_YES;
 	}
 	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
 		return reply_text(conn, MHD_HTTP_METHOD_NOT_ALLOWED,
 				  "405 Method Not Allowed\n");
+	if (!strcmp(url, "/"))
+		return reply_landing(conn);
 	if (strcmp(url, "/metrics"))
 		return reply_text(conn, MHD_HTTP_NOT_FOUND, "404 Not Found\n");
 	b = metrics_body(ex);
@@ -1414,7 +1638,7 @@ static unsigned int export_fill(struct pollfd *pfd, int *timeout_ms, void *arg)
 {
 	struct exporter *ex = arg;
 	MHD_UNSIGNED_LONG_LONG t;
-	uint64_t now = now_ms();
+	uint64_t now = now_ms(), due;
 	unsigned int n = 0;
 
 	if (ex->mhd) {
@@ -1426,7 +1650,32 @@ static unsigned int export_fill(struct pollfd *pfd, int *timeout_ms, void *arg)
 	if (ex->snap.valid && !ex->stale)
 		min_timeout(timeout_ms, ex->stale_at_ms > now ?
 			    ex->stale_at_ms - now : 0);
+	/* ... and when held-back losses may be logged */
+	due = loss_due_ms(&ex->loss);
+	if (due != UINT64_MAX)
+		min_timeout(timeout_ms, due > now ? due - now : 0);
 	return n;
+}
+
+/* Losses, at most one line per LOSS_LOG_MS (export-log.h). */
+static void loss_log(struct exporter *ex)
+{
+	char line[256];
+
+	if (loss_line(&ex->loss, now_ms(), line, sizeof(line)))
+		log_to(stderr, ex->journal, LOG_WARNING, "%s", line);
+}
+
+/* Samples stopped while the module stays loaded, or came again. */
+static void stale_log(struct exporter *ex, bool stale)
+{
+	if (stale)
+		log_to(stderr, ex->journal, LOG_WARNING,
+		       "no sample for %d intervals (%u.%03u s each): kstat_exporter_up 0 until one comes",
+		       STALE_INTERVALS, ex->interval_ms / 1000, ex->interval_ms % 1000);
+	else if (ex->snap.valid)	/* not the module gone: on_family() said */
+		log_to(stderr, ex->journal, LOG_NOTICE,
+		       "samples come again: kstat_exporter_up 1");
 }
 
 static int export_ready(const struct pollfd *pfd, unsigned int n, void *arg)
@@ -1451,9 +1700,12 @@ static int export_ready(const struct pollfd *pfd, unsigned int n, void *arg)
 	 * while its samples wait unread in our socket.
 	 */
 	stale = is_stale(ex);
-	if (stale != ex->stale)
+	if (stale != ex->stale) {
 		ex->file_due = true;
+		stale_log(ex, stale);
+	}
 	ex->stale = stale;
+	loss_log(ex);
 	textfile_update(ex);
 	if (ex->mhd)
 		MHD_run(ex->mhd);
@@ -1473,6 +1725,7 @@ static int parse_interval(struct exporter *ex)
 	int err;
 
 	ex->sub.fields = KSTAT_CONFIG_SECTIONS | KSTAT_CONFIG_PERCPU;
+	ex->sub.flags = KSTAT_SUB_WAIT;		/* up 0 until the module comes */
 	ex->sub.sections = cli_sections_all();
 	ex->sub.percpu = 1;
 	if (!ex->interval)
@@ -1501,7 +1754,9 @@ static int parse_args(int argc, char **argv, struct exporter *ex)
 			ex->percpu = true;
 			continue;
 		}
-		if (len == 8 && !strncmp(a, "--listen", len))
+		/* node_exporter's name for it, so that its ARGS carry over */
+		if ((len == 8 && !strncmp(a, "--listen", len)) ||
+		    (len == 20 && !strncmp(a, "--web.listen-address", len)))
 			dst = &ex->listen;
 		else if (len == 10 && !strncmp(a, "--textfile", len))
 			dst = &ex->textfile;
@@ -1509,6 +1764,9 @@ static int parse_args(int argc, char **argv, struct exporter *ex)
 			dst = &ex->interval;
 		else
 			return usage_err("export", "unexpected argument \"%s\"", a);
+		if (*dst && dst == &ex->listen)
+			return usage_err("export", "\"%.*s\" given twice (--listen and --web.listen-address are one option; one address)",
+					 (int)len, a);
 		if (*dst)
 			return usage_err("export", "\"%.*s\" given twice", (int)len, a);
 		val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
@@ -1521,27 +1779,36 @@ static int parse_args(int argc, char **argv, struct exporter *ex)
 	return parse_interval(ex);
 }
 
+/*
+ * A daemon: the module need not be there.  Without it the exporter serves
+ * (and writes) kstat_exporter_up 0 until it is loaded, and says so.
+ */
 static int export_setup(struct exporter *ex)
 {
 	struct sockaddr_storage ss;
 	socklen_t len = 0;
-	int lfd;
+	int lfd, ret;
 
-	if (ex->listen && parse_listen(ex->listen, &ss, &len))
-		return EXIT_USAGE;
-	if (!kstat_handle())	/* the module first: nothing to export without */
-		return EXIT_FAIL;
+	ex->journal = log_is_journal(stderr, getenv("JOURNAL_STREAM"));
+	if (ex->listen && (ret = parse_listen(ex->listen, &ss, &len)))
+		return ret;
 	read_interval(ex);
 	/* per-CPU IRQ counts for every possible CPU, or none */
 	ex->guard.cpu_span = ex->percpu ? nr_possible_cpus() : 0;
 	if (ex->listen) {
-		lfd = listen_open(ex->listen, &ss, len);
+		lfd = listen_open(ex->listen, &ss, len, ex->journal);
 		if (lfd < 0 || http_start(ex, lfd))
 			return EXIT_FAIL;
 	}
 	/* Fail now, not at the first sample, if the file cannot be written. */
 	if (ex->textfile && textfile_write(ex))
 		return EXIT_FAIL;
+	if (ex->textfile)
+		log_to(stderr, ex->journal, LOG_INFO,
+		       "writing %s after every sample", ex->textfile);
+	if (!module_loaded())
+		log_to(stderr, ex->journal, LOG_WARNING,
+		       "the kstat module is not loaded: kstat_exporter_up 0 until it is (modprobe kstat)");
 	return EXIT_OK;
 }
 
@@ -1573,12 +1840,13 @@ static int export_prometheus(int argc, char **argv)
 			       .interval_ms = 1000 };
 	struct sub_run_opts o = {
 		.ops = &ops, .arg = &ex, .done = &ex.done, .poll = &poll_ops,
-		.sub = &ex.sub,
+		.sub = &ex.sub, .ignore_hup = true,
 	};
 	int ret;
 
 	if (opts.json)
 		return usage_err("export", "\"export\" has no JSON output");
+	signal(SIGHUP, SIG_IGN);	/* a daemon's: also before sub_run() */
 	ret = parse_args(argc, argv, &ex);
 	if (ret == EXIT_OK)
 		ret = export_setup(&ex);

@@ -128,6 +128,8 @@ struct sub_run_opts {
 	unsigned int delay_ms;		/* sleep after each dispatch */
 	const bool *done;		/* set by the callbacks to stop */
 	const struct sub_poll_ops *poll;	/* or NULL */
+	/* SIGHUP is ignored, not a stop signal (a daemon: kstat export). */
+	bool ignore_hup;
 };
 
 /*

@@ -17,6 +17,7 @@
 #include "kstat.h"
 
 static volatile sig_atomic_t stop_signal;
+static bool hup_ignored;		/* sub_run_opts.ignore_hup */
 
 static void on_signal(int sig)
 {
@@ -28,7 +29,8 @@ static void stop_signals(sigset_t *set)
 	sigemptyset(set);
 	sigaddset(set, SIGINT);
 	sigaddset(set, SIGTERM);
-	sigaddset(set, SIGHUP);
+	if (!hup_ignored)
+		sigaddset(set, SIGHUP);
 }
 
 /*
@@ -43,7 +45,10 @@ static void catch_signals(sigset_t *orig)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	if (hup_ignored)
+		signal(SIGHUP, SIG_IGN);	/* neither blocked nor waited for */
+	else
+		sigaction(SIGHUP, &sa, NULL);
 	stop_signals(&set);
 	sigprocmask(SIG_BLOCK, &set, orig);
 }
@@ -137,6 +142,7 @@ int sub_run(const struct sub_run_opts *o)
 	sigset_t orig;
 	int err = 0;
 
+	hup_ignored = o->ignore_hup;
 	if (subscribe(o, &sub))
 		return EXIT_FAIL;
 	pfd = calloc(max, sizeof(*pfd));
