@@ -4,7 +4,9 @@
 #     command, bad or negative numbers, bad ranges, stray arguments, -j on a
 #     /proc printer, a missing batch file, ...) exits 2 with a "kstat: "
 #     message on stderr and nothing on stdout; none crashes.
-#   - -V, -h, --help, help and OBJECT help exit 0 and print to stdout.
+#   - -V, -h, --help, help and OBJECT help exit 0 and print to stdout;
+#     "help OBJECT", "OBJECT -h" and "OBJECT --help" print what "OBJECT
+#     help" prints, for every object.
 #   - Words abbreviate to a unique prefix ("kstat cp s", "kstat ir sh per"),
 #     an exact name beats a longer one ("softirq" vs "softirqs", "stat" vs
 #     "stats"), and an ambiguous prefix ("kstat c": cpu or config) is an
@@ -22,6 +24,11 @@ bad=(
 	"-b - cpu"
 	"nosuch"
 	"help extra"
+	"help nosuch"
+	"help cpu extra"
+	"help c"
+	"cpu -h extra"
+	"cpu --help extra"
 	"cpu nosuch"
 	"cpu help extra"
 	"cpu show -1"
@@ -71,6 +78,22 @@ for obj in cpu irq softirq stat interrupts softirqs; do
 	assert_exit 0 "$KSTAT" $obj help
 	assert_match "^Usage: kstat $obj " "$T_OUT" "kstat $obj help"
 done
+# Every object of "kstat help", its help four ways, the same text.
+objects=$("$KSTAT" help | sed -n '/^Objects:/,/^$/s/^  \([a-z]*\) .*/\1/p')
+assert_match 'cpu.*top.*export' "$(echo $objects)" "the objects of kstat help"
+for obj in $objects; do
+	assert_exit 0 "$KSTAT" $obj help
+	want=$T_OUT
+	assert_match "^Usage: kstat $obj " "$want" "kstat $obj help"
+	for args in "help $obj" "$obj -h" "$obj --help"; do
+		assert_exit 0 "$KSTAT" $args
+		assert_eq "$want" "$T_OUT" "kstat $args is kstat $obj help"
+	done
+done
+assert_exit 0 "$KSTAT" help cp
+assert_match '^Usage: kstat cpu ' "$T_OUT" "kstat help cp (a prefix)"
+assert_exit 0 "$KSTAT" help help
+assert_match '^Usage: kstat ' "$T_OUT" "kstat help help"
 
 # Prefixes: each of these prints the table its full spelling prints.
 assert_exit 0 "$KSTAT" cp s
