@@ -8,7 +8,9 @@
 # columns, where fixed-width columns left room for 3 characters), the
 # module going away ("kstat module gone") and coming back (frames
 # resume), and q (exit 0).  Batch mode (-b -n N) prints N plain-text
-# frames (and with -j N JSON objects) with the same IRQ first.  The
+# frames (and with -j N JSON objects) with the same IRQ first; procps
+# top's combined short options (-bn1, -n1, -b -n1) give that many frames,
+# and "-s delta" and the d key (irqtop's delta) sort by rate.  The
 # actions' names end in "é": under a UTF-8 locale the screen shows it as
 # such (setlocale), not as "M-CM-)".  A resize lays the tables out again
 # at once, not at the next frame.  A fatal error while the screen is up
@@ -47,6 +49,22 @@ assert_eq 5 "$(jq -s '.[1].irq | length' <<<"$T_OUT")" "rows 5 in JSON"
 assert_eq "true" "$(jq -s '.[1].cpu[0].cpu == null and (.[1].softirq | length) > 0' <<<"$T_OUT")" \
 	"JSON frame has the total CPU row and softirqs"
 assert_exit 2 "$KSTAT" top sort bogus
+# procps top's short options: combined, a value glued or in the next word.
+# Each case: the frames it asks for, then the arguments.
+for c in "1 -bn1 -d 1s" "1 -b -n1 -d 1s" "1 -n1 -bd 1s" "2 -bcn2 -d1s"; do
+	read -r want args <<<"$c"
+	read -ra argv <<<"$args"
+	assert_exit 0 "$KSTAT" top "${argv[@]}"
+	assert_eq "$want" "$(grep -c '^kstat top - interval' <<<"$T_OUT")" "frames of top $args"
+done
+assert_exit 0 "$KSTAT" top -bn1 -d 1s -s delta
+assert_match '^kstat top - interval.*, sort rate' "$T_OUT" "-s delta is the rate sort"
+for args in "-bx" "-bn" "-bn0" "-bn1x" "-b -s bogus" "--bn1"; do
+	read -ra argv <<<"$args"
+	assert_exit 2 "$KSTAT" top "${argv[@]}"
+	assert_match '^kstat: ' "$T_ERR" "stderr of top $args"
+	assert_eq "" "$T_OUT" "stdout of top $args"
+done
 assert_exit 2 "$KSTAT" -j top
 t_log "batch mode ok"
 
@@ -80,6 +98,12 @@ wait_until 30 pane_has 'sort total'
 wait_until 30 pane_has '^0 '
 "${TM[@]}" send-keys -t top r
 wait_until 30 pane_has 'sort rate'
+# d: irqtop's key for its delta sort, our rate sort
+"${TM[@]}" send-keys -t top t
+wait_until 30 pane_has 'sort total'
+"${TM[@]}" send-keys -t top d
+wait_until 30 pane_has 'sort rate'
+assert_match 'r/d rate' "$(pane | tail -n 1)" "the key line names d"
 
 "${TM[@]}" send-keys -t top NPage
 wait_until 30 pane_has 'IRQs [1-9][0-9]-'
