@@ -15,6 +15,7 @@
 #     "kstat: FILE:LINE: message".
 # leave-out: userspace-only
 source tests/lib.sh
+require_cmd jq
 
 bad=(
 	"-x"
@@ -38,6 +39,9 @@ bad=(
 	"cpu show 99999999999999999999"
 	"cpu show 4294967296"
 	"cpu show 0 1"
+	"cpu show ns 0 1"
+	"cpu show 0 ns x"
+	"cpu show total 0"
 	"irq show 1-"
 	"irq show -1"
 	"irq show abc"
@@ -97,11 +101,22 @@ assert_match '^Usage: kstat ' "$T_OUT" "kstat help help"
 
 # Prefixes: each of these prints the table its full spelling prints.
 assert_exit 0 "$KSTAT" cp s
-assert_match '^CPU +user +nice' "$T_OUT" "kstat cp s"
+assert_match '^CPU +user\(s\) +nice\(s\) +system\(s\)' "$T_OUT" "kstat cp s"
 assert_exit 0 "$KSTAT" cpu
-assert_match '^CPU +user +nice' "$T_OUT" "kstat cpu"
+assert_match '^CPU +user\(s\) +nice\(s\)' "$T_OUT" "kstat cpu"
 assert_exit 0 "$KSTAT" cpu show tot
-assert_match 'total +[0-9]' "$T_OUT" "kstat cpu show tot"
+assert_match 'total +[0-9]+\.[0-9]{2} ' "$T_OUT" "kstat cpu show tot: seconds"
+# ns: the kernel's nanoseconds, under unitless headers, either order
+assert_exit 0 "$KSTAT" cpu show tot ns
+assert_match '^ *CPU +user +nice +system' "$T_OUT" "kstat cpu show tot ns: headers"
+assert_match 'total +[0-9]+ +[0-9]+ ' "$T_OUT" "kstat cpu show tot ns: integers"
+assert_exit 0 "$KSTAT" cpu show n 0
+assert_match '^ +0 +[0-9]+ +[0-9]+ ' "$(sed -n 2p <<<"$T_OUT")" "kstat cpu show n 0"
+# the seconds are the nanoseconds: idle of the total, read twice in a row
+secs=$("$KSTAT" cpu show total | awk 'NR == 2 { print $5 }')
+ns=$("$KSTAT" -j cpu show total | jq '.[0].idle')
+assert_eq 1 "$(awk -v s="$secs" -v n="$ns" 'BEGIN { d = n / 1e9 - s; print (d > -0.5 && d < 0.5) }')" \
+	"cpu show total idle(s) $secs is -j's $ns ns"
 assert_exit 0 "$KSTAT" ir sh per
 assert_match '^IRQ +COUNT +CPU0 ' "$T_OUT" "kstat ir sh per"
 assert_exit 0 "$KSTAT" softirq

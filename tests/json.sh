@@ -18,6 +18,12 @@ j=$("$KSTAT" -j cpu show)
 assert_eq '["cpu","guest","guest_nice","idle","iowait","irq","nice","softirq","steal","system","user"]' \
 	"$(keys '.[0] | keys' "$j")" "cpu show keys"
 assert_eq true "$(keys 'all(.[]; (.user|type) == "number")' "$j")" "cpu times are numbers"
+# ns changes the text only: JSON is nanoseconds either way
+j2=$("$KSTAT" -j cpu show total ns)
+assert_eq '["cpu","guest","guest_nice","idle","iowait","irq","nice","softirq","steal","system","user"]' \
+	"$(keys '.[0] | keys' "$j2")" "cpu show total ns keys"
+assert_eq true "$(keys '.[0].idle >= 1000000000 and (.[0].idle | floor) == .[0].idle' "$j2")" \
+	"cpu show -j: idle in nanoseconds, an integer: $(keys '.[0].idle' "$j2")"
 
 j=$("$KSTAT" -j irq show)
 assert_eq '["actions","chip","count","hwirq","irq","type"]' "$(keys '.[0] | keys' "$j")" "irq show keys"
