@@ -42,6 +42,10 @@ bad=(
 	"cpu show ns 0 1"
 	"cpu show 0 ns x"
 	"cpu show total 0"
+	"watch interval 2"
+	"watch cpu interval 0.5"
+	"top -b -d 1"
+	"top -bn1 -d 2"
 	"irq show 1-"
 	"irq show -1"
 	"irq show abc"
@@ -66,6 +70,10 @@ done
 
 assert_exit 2 "$KSTAT"
 assert_match '^kstat: ' "$T_ERR" "stderr of 'kstat' without arguments"
+# A bare TIME is milliseconds everywhere; one out of range says so.
+assert_exit 2 "$KSTAT" watch interval 2
+assert_match 'bad interval "2" \(a bare number is milliseconds: for 2 seconds write 2s; at least 10ms\)' \
+	"$T_ERR" "watch interval 2: the rule and the fix"
 for word in c i s soft sta; do
 	assert_exit 2 "$KSTAT" $word
 	assert_match 'ambiguous' "$T_ERR" "'kstat $word' is ambiguous"

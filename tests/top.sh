@@ -36,13 +36,13 @@ t_cleanup t_kill $fire
 # Frames of 1 s: each spans about ten 100 ms samples.  With 0.3 s, one
 # frame on the debug kernel held no new sample of the fired IRQ, and
 # virtio0-requests came first.
-assert_exit 0 "$KSTAT" top -b -n 3 -d 1
+assert_exit 0 "$KSTAT" top -b -n 3 -d 1s
 frames=$(grep -c '^kstat top - interval' <<<"$T_OUT" || true)
 assert_eq 3 "$frames" "batch frames"
 # The last frame: under TCG the first may cover a pause of the firing loop.
 first=$(awk '/^ +IRQ +RATE/ { getline; r = $1 " " $NF } END { print r }' <<<"$T_OUT")
 assert_eq "$IRQ kstat-sim-7$SFX" "$first" "first IRQ row of the last batch frame"
-assert_exit 0 "$KSTAT" -j top -b -n 2 -d 1 rows 5
+assert_exit 0 "$KSTAT" -j top -b -n 2 -d 1s rows 5
 assert_eq 2 "$(jq -s length <<<"$T_OUT")" "JSON frames"
 assert_eq "$IRQ" "$(jq -s '.[1].irq[0].irq' <<<"$T_OUT")" "first IRQ of the JSON frame"
 assert_eq 5 "$(jq -s '.[1].irq | length' <<<"$T_OUT")" "rows 5 in JSON"
@@ -72,7 +72,7 @@ t_log "batch mode ok"
 TM=(tmux -u -L "kstat-top-$$" -f /dev/null)
 t_cleanup "${TM[@]}" kill-server
 "${TM[@]}" new-session -d -s top -x 100 -y 30 \
-	"env TERM=screen LC_ALL=C.UTF-8 '$KSTAT' top -d 0.3; echo \$? > '$TMPDIR/rc'; sleep 60"
+	"env TERM=screen LC_ALL=C.UTF-8 '$KSTAT' top -d 0.3s; echo \$? > '$TMPDIR/rc'; sleep 60"
 # pane [SESSION]: its text (UTF-8)
 pane() { "${TM[@]}" capture-pane -p -t "${1:-top}"; }
 pane_has() { grep -q -- "$1" <<<"$(pane "${2:-top}")"; }
@@ -142,7 +142,7 @@ assert_eq 0 "$(cat "$TMPDIR/rc")" "kstat top exit status after q"
 # before %gnice), then the window widened: the whole CPU table shows
 # within 5 s, in the same frame (its seq), not 15 s later.
 "${TM[@]}" new-session -d -s slow -x 52 -y 15 \
-	"env TERM=screen LC_ALL=C.UTF-8 '$KSTAT' top -d 15; sleep 60"
+	"env TERM=screen LC_ALL=C.UTF-8 '$KSTAT' top -d 15s; sleep 60"
 wait_until 60 pane_has '^kstat top - interval' slow
 seq=$(pane_seq slow)
 pane_has '%gnice' slow && t_fail "the CPU table is not cut at 52 columns: $(pane slow)"
@@ -157,7 +157,7 @@ t_log "re-laid out at once, in frame seq $seq"
 "${TM[@]}" kill-session -t slow
 # A top whose terminal is gone ends, and lets go of its subscription (it
 # used to stay, polling a hung-up terminal, for the rest of the suite).
-slow_top_ended() { ! pgrep -f "^$KSTAT top -d 15\$" > /dev/null; }
+slow_top_ended() { ! pgrep -f "^$KSTAT top -d 15s\$" > /dev/null; }
 wait_until 10 slow_top_ended
 
 # ---- a fatal error while the screen is up is printed after it ----

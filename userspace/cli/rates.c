@@ -196,7 +196,7 @@ void print_softirq_rates(const struct kstat_sample *s,
 /* ---- when a frame is due ---- */
 
 const struct duration_spec frame_length = {
-	.bare_ns = SEC_NS, .step_ns = 1,
+	.step_ns = 1,
 	.min_ns = 10 * MSEC_NS, .max_ns = 86400 * SEC_NS,
 };
 

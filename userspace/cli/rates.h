@@ -44,7 +44,7 @@
 bool frame_due(uint64_t start_ns, uint64_t prev_ns, uint64_t now_ns,
 	       uint64_t want_ns);
 
-/* A frame's length: watch's interval, top's delay (bare: seconds). */
+/* A frame's length: watch's interval, top's delay (bare: milliseconds). */
 extern const struct duration_spec frame_length;
 
 /*
