@@ -71,6 +71,9 @@ assert_match 'netns (on|off)' "$out" "config show text: netns"
 j=$("$KSTAT" -j watch cpu interval 0.2s count 1)
 assert_eq '["cpu","guest_nice_pct","guest_pct","idle_pct","iowait_pct","irq_pct","nice_pct","softirq_pct","steal_pct","system_pct","user_pct"]' \
 	"$(keys '.cpu[0] | keys' "$j")" "watch cpu keys"
+# mpstat's shares: %usr without guest, beside %guest: the ten add up to 100
+assert_eq true "$(keys '.cpu | all(.[]; (del(.cpu) | [.[]] | add) as $s | $s > 99.9 and $s < 100.1)' "$j")" \
+	"watch cpu: each row's shares add up to 100: $(keys '.cpu' "$j")"
 # a bare TIME is milliseconds, in watch and top as everywhere
 j=$("$KSTAT" -j watch cpu interval 200 count 1)
 assert_eq true "$(keys '.interval_ns > 100000000 and .interval_ns < 400000000' "$j")" \
