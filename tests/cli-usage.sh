@@ -4,7 +4,9 @@
 #     command, bad or negative numbers, bad ranges, stray arguments, -j on a
 #     /proc printer, a missing batch file, ...) exits 2 with a "kstat: "
 #     message on stderr and nothing on stdout; none crashes.
-#   - -V, -h, --help, help and OBJECT help exit 0 and print to stdout.
+#   - -V, -h, --help, help and OBJECT help exit 0 and print to stdout;
+#     "help OBJECT", "OBJECT -h" and "OBJECT --help" print what "OBJECT
+#     help" prints, for every object.
 #   - Words abbreviate to a unique prefix ("kstat cp s", "kstat ir sh per"),
 #     an exact name beats a longer one ("softirq" vs "softirqs", "stat" vs
 #     "stats"), and an ambiguous prefix ("kstat c": cpu or config) is an
@@ -13,6 +15,7 @@
 #     "kstat: FILE:LINE: message".
 # leave-out: userspace-only
 source tests/lib.sh
+require_cmd jq
 
 bad=(
 	"-x"
@@ -22,6 +25,11 @@ bad=(
 	"-b - cpu"
 	"nosuch"
 	"help extra"
+	"help nosuch"
+	"help cpu extra"
+	"help c"
+	"cpu -h extra"
+	"cpu --help extra"
 	"cpu nosuch"
 	"cpu help extra"
 	"cpu show -1"
@@ -31,6 +39,13 @@ bad=(
 	"cpu show 99999999999999999999"
 	"cpu show 4294967296"
 	"cpu show 0 1"
+	"cpu show ns 0 1"
+	"cpu show 0 ns x"
+	"cpu show total 0"
+	"watch interval 2"
+	"watch cpu interval 0.5"
+	"top -b -d 1"
+	"top -bn1 -d 2"
 	"irq show 1-"
 	"irq show -1"
 	"irq show abc"
@@ -55,6 +70,10 @@ done
 
 assert_exit 2 "$KSTAT"
 assert_match '^kstat: ' "$T_ERR" "stderr of 'kstat' without arguments"
+# A bare TIME is milliseconds everywhere; one out of range says so.
+assert_exit 2 "$KSTAT" watch interval 2
+assert_match 'bad interval "2" \(a bare number is milliseconds: for 2 seconds write 2s; at least 10ms\)' \
+	"$T_ERR" "watch interval 2: the rule and the fix"
 for word in c i s soft sta; do
 	assert_exit 2 "$KSTAT" $word
 	assert_match 'ambiguous' "$T_ERR" "'kstat $word' is ambiguous"
@@ -71,14 +90,41 @@ for obj in cpu irq softirq stat interrupts softirqs; do
 	assert_exit 0 "$KSTAT" $obj help
 	assert_match "^Usage: kstat $obj " "$T_OUT" "kstat $obj help"
 done
+# Every object of "kstat help", its help four ways, the same text.
+objects=$("$KSTAT" help | sed -n '/^Objects:/,/^$/s/^  \([a-z]*\) .*/\1/p')
+assert_match 'cpu.*top.*export' "$(echo $objects)" "the objects of kstat help"
+for obj in $objects; do
+	assert_exit 0 "$KSTAT" $obj help
+	want=$T_OUT
+	assert_match "^Usage: kstat $obj " "$want" "kstat $obj help"
+	for args in "help $obj" "$obj -h" "$obj --help"; do
+		assert_exit 0 "$KSTAT" $args
+		assert_eq "$want" "$T_OUT" "kstat $args is kstat $obj help"
+	done
+done
+assert_exit 0 "$KSTAT" help cp
+assert_match '^Usage: kstat cpu ' "$T_OUT" "kstat help cp (a prefix)"
+assert_exit 0 "$KSTAT" help help
+assert_match '^Usage: kstat ' "$T_OUT" "kstat help help"
 
 # Prefixes: each of these prints the table its full spelling prints.
 assert_exit 0 "$KSTAT" cp s
-assert_match '^CPU +user +nice' "$T_OUT" "kstat cp s"
+assert_match '^CPU +user\(s\) +nice\(s\) +system\(s\)' "$T_OUT" "kstat cp s"
 assert_exit 0 "$KSTAT" cpu
-assert_match '^CPU +user +nice' "$T_OUT" "kstat cpu"
+assert_match '^CPU +user\(s\) +nice\(s\)' "$T_OUT" "kstat cpu"
 assert_exit 0 "$KSTAT" cpu show tot
-assert_match 'total +[0-9]' "$T_OUT" "kstat cpu show tot"
+assert_match 'total +[0-9]+\.[0-9]{2} ' "$T_OUT" "kstat cpu show tot: seconds"
+# ns: the kernel's nanoseconds, under unitless headers, either order
+assert_exit 0 "$KSTAT" cpu show tot ns
+assert_match '^ *CPU +user +nice +system' "$T_OUT" "kstat cpu show tot ns: headers"
+assert_match 'total +[0-9]+ +[0-9]+ ' "$T_OUT" "kstat cpu show tot ns: integers"
+assert_exit 0 "$KSTAT" cpu show n 0
+assert_match '^ +0 +[0-9]+ +[0-9]+ ' "$(sed -n 2p <<<"$T_OUT")" "kstat cpu show n 0"
+# the seconds are the nanoseconds: idle of the total, read twice in a row
+secs=$("$KSTAT" cpu show total | awk 'NR == 2 { print $5 }')
+ns=$("$KSTAT" -j cpu show total | jq '.[0].idle')
+assert_eq 1 "$(awk -v s="$secs" -v n="$ns" 'BEGIN { d = n / 1e9 - s; print (d > -0.5 && d < 0.5) }')" \
+	"cpu show total idle(s) $secs is -j's $ns ns"
 assert_exit 0 "$KSTAT" ir sh per
 assert_match '^IRQ +COUNT +CPU0 ' "$T_OUT" "kstat ir sh per"
 assert_exit 0 "$KSTAT" softirq

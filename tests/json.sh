@@ -5,7 +5,10 @@
 # sample carries the sections it was asked for (the default stream's or
 # its own), its first one says it was read on joining (from_get); stats
 # is the producer's telemetry; CPU shares of watch and top are *_pct
-# (user is nanoseconds).  Also the
+# (user is nanoseconds, with or without cpu show's ns; the shares add up
+# to 100, as mpstat's, whose %usr leaves the guest time out).  A bare
+# TIME is milliseconds: watch interval 200 and top -d 200 give frames of
+# about 200 ms.  Also the
 # grammar: watch's first word abbreviates (watch ir), -t timestamps
 # monitor's text lines and each table of watch and top -b.
 # leave-out: userspace-only
@@ -18,6 +21,12 @@ j=$("$KSTAT" -j cpu show)
 assert_eq '["cpu","guest","guest_nice","idle","iowait","irq","nice","softirq","steal","system","user"]' \
 	"$(keys '.[0] | keys' "$j")" "cpu show keys"
 assert_eq true "$(keys 'all(.[]; (.user|type) == "number")' "$j")" "cpu times are numbers"
+# ns changes the text only: JSON is nanoseconds either way
+j2=$("$KSTAT" -j cpu show total ns)
+assert_eq '["cpu","guest","guest_nice","idle","iowait","irq","nice","softirq","steal","system","user"]' \
+	"$(keys '.[0] | keys' "$j2")" "cpu show total ns keys"
+assert_eq true "$(keys '.[0].idle >= 1000000000 and (.[0].idle | floor) == .[0].idle' "$j2")" \
+	"cpu show -j: idle in nanoseconds, an integer: $(keys '.[0].idle' "$j2")"
 
 j=$("$KSTAT" -j irq show)
 assert_eq '["actions","chip","count","hwirq","irq","type"]' "$(keys '.[0] | keys' "$j")" "irq show keys"
@@ -59,35 +68,45 @@ assert_match 'percpu (on|off)' "$out" "config show text: percpu"
 assert_match 'netns (on|off)' "$out" "config show text: netns"
 
 # watch and top: CPU shares carry their unit
-j=$("$KSTAT" -j watch cpu interval 0.2 count 1)
+j=$("$KSTAT" -j watch cpu interval 0.2s count 1)
 assert_eq '["cpu","guest_nice_pct","guest_pct","idle_pct","iowait_pct","irq_pct","nice_pct","softirq_pct","steal_pct","system_pct","user_pct"]' \
 	"$(keys '.cpu[0] | keys' "$j")" "watch cpu keys"
-j=$("$KSTAT" -j top -b -n 1 -d 0.2 rows 3)
+# mpstat's shares: %usr without guest, beside %guest: the ten add up to 100
+assert_eq true "$(keys '.cpu | all(.[]; (del(.cpu) | [.[]] | add) as $s | $s > 99.9 and $s < 100.1)' "$j")" \
+	"watch cpu: each row's shares add up to 100: $(keys '.cpu' "$j")"
+# a bare TIME is milliseconds, in watch and top as everywhere
+j=$("$KSTAT" -j watch cpu interval 200 count 1)
+assert_eq true "$(keys '.interval_ns > 100000000 and .interval_ns < 400000000' "$j")" \
+	"watch interval 200 is 200 ms: interval_ns $(keys .interval_ns "$j")"
+j=$("$KSTAT" -j top -bn1 -d 200 rows 1)
+assert_eq true "$(keys '.interval_ns > 100000000 and .interval_ns < 400000000' "$j")" \
+	"top -d 200 is 200 ms: interval_ns $(keys .interval_ns "$j")"
+j=$("$KSTAT" -j top -b -n 1 -d 0.2s rows 3)
 assert_eq '["cpu","interval_ns","irq","softirq","timestamp_ns"]' "$(keys 'keys' "$j")" "top -b keys"
 assert_eq true "$(keys '.cpu[0] | has("user_pct")' "$j")" "top cpu shares are user_pct"
 # one IRQ printer: the labels have the shapes of irq show in watch and top
 assert_eq '["actions","chip","count","hwirq","irq","rate","type"]' "$(keys '.irq[0] | keys' "$j")" "top irq keys"
 assert_eq true "$(keys '.irq | all(.[]; (.actions | type) == "array" and ((.chip | type) == "string" or .chip == null))' "$j")" \
 	"top irq actions an array, chip a string or null"
-j=$("$KSTAT" -j watch irq interval 0.2 count 1 top 3)
+j=$("$KSTAT" -j watch irq interval 0.2s count 1 top 3)
 assert_eq '["actions","chip","count","hwirq","irq","rate","type"]' "$(keys '.irq[0] | keys' "$j")" "watch irq keys"
 
 # grammar: abbreviated first word of watch; -t on monitor text
-j=$("$KSTAT" -j watch ir in 0.2 co 1)
-assert_eq true "$(keys 'has("irq")' "$j")" "watch ir in 0.2 co 1 is watch irq"
+j=$("$KSTAT" -j watch ir in 200 co 1)
+assert_eq true "$(keys 'has("irq")' "$j")" "watch ir in 200 co 1 is watch irq"
 assert_exit 2 "$KSTAT" watch c
 out=$("$KSTAT" -t monitor count 1)
 assert_match '^\[[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}\.[0-9]{6}\] seq [0-9]+' "$out" "kstat -t monitor"
 # -t on watch and top -b: one line with the time before each text table,
 # in monitor's format; JSON has timestamp_ns and no such line.
 STAMP='^\[[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}\.[0-9]{6}\]$'
-out=$("$KSTAT" -t watch softirq interval 0.2 count 2)
+out=$("$KSTAT" -t watch softirq interval 0.2s count 2)
 assert_eq 2 "$(grep -cE "$STAMP" <<<"$out")" "kstat -t watch: a time line per table"
 assert_eq 2 "$(grep -A1 -E "$STAMP" <<<"$out" | grep -c '^NAME  *RATE/s')" \
 	"kstat -t watch: each time line heads its table"
 assert_match "$STAMP" "$(head -n 1 <<<"$out")" "kstat -t watch starts with the time"
-j=$("$KSTAT" -t -j watch cpu interval 0.2 count 1)
+j=$("$KSTAT" -t -j watch cpu interval 0.2s count 1)
 assert_eq true "$(keys 'has("timestamp_ns")' "$j")" "kstat -t -j watch is JSON as before"
-out=$("$KSTAT" -t top -b -n 1 -d 0.2 rows 3)
+out=$("$KSTAT" -t top -b -n 1 -d 0.2s rows 3)
 assert_match "$STAMP" "$(head -n 1 <<<"$out")" "kstat -t top -b starts with the time"
 assert_match '^kstat top - interval' "$(sed -n 2p <<<"$out")" "then top's frame"

@@ -1,10 +1,10 @@
 #!/bin/bash
 # Proves: a user with uid 65534 and no capability gets `kstat watch
-# interval 0.25` and `kstat top -b -d 0.25` frames at 250 ms (the median
+# interval 0.25s` and `kstat top -b -d 0.25s` frames at 250 ms (the median
 # of their interval_ns within 10 %, each 125 to 500 ms) while the admin's
 # default stream samples every 1000 ms: each subscribes with its own
 # interval, at the kernel's floor for unprivileged readers (250 ms by
-# default).  Below the floor (`watch interval 0.1`, `top -b -d 0.1`,
+# default).  Below the floor (`watch interval 0.1s`, `top -b -d 0.1s`,
 # `monitor interval 100ms`) the kernel refuses: exit 1, one `kstat: ...`
 # line with the kernel's extended ACK about the interval and what to do.
 # Root shows and sets the limits (`kstat config set min-interval 500ms
@@ -39,16 +39,16 @@ frames() {
 		t_fail "$2: a frame outside 125..500 ms"
 }
 
-assert_ok nobody timeout "$(t_scaled 60)" "$KSTAT" -j watch cpu interval 0.25 count 9
+assert_ok nobody timeout "$(t_scaled 60)" "$KSTAT" -j watch cpu interval 0.25s count 9
 echo "$T_OUT" >"$TMPDIR/watch"
-frames "$TMPDIR/watch" "watch interval 0.25 as uid 65534"
+frames "$TMPDIR/watch" "watch interval 0.25s as uid 65534"
 
-assert_ok nobody timeout "$(t_scaled 60)" "$KSTAT" -j top -b -d 0.25 -n 9
+assert_ok nobody timeout "$(t_scaled 60)" "$KSTAT" -j top -b -d 0.25s -n 9
 echo "$T_OUT" >"$TMPDIR/top"
-frames "$TMPDIR/top" "top -b -d 0.25 as uid 65534"
+frames "$TMPDIR/top" "top -b -d 0.25s as uid 65534"
 
 # refused: below the floor
-for cmd in "watch cpu interval 0.1 count 1" "top -b -d 0.1 -n 1" \
+for cmd in "watch cpu interval 0.1s count 1" "top -b -d 0.1s -n 1" \
 	   "monitor interval 100ms count 1"; do
 	# shellcheck disable=SC2086  # the words of the command
 	assert_exit 1 nobody timeout "$(t_scaled 30)" "$KSTAT" $cmd
@@ -71,7 +71,7 @@ assert_eq '{"min_interval_ms":500,"max_subscriptions":16}' \
 assert_ok "$KSTAT" config show
 assert_match 'min_interval_ms 500' "$T_OUT" "the floor in config show's text"
 assert_match 'max_subscriptions 16' "$T_OUT" "the count in config show's text"
-assert_exit 1 nobody timeout "$(t_scaled 30)" "$KSTAT" watch cpu interval 0.25 count 1
+assert_exit 1 nobody timeout "$(t_scaled 30)" "$KSTAT" watch cpu interval 0.25s count 1
 assert_match 'ask for a longer interval' "$T_ERR" "250 ms below a 500 ms floor"
 assert_exit 1 nobody "$KSTAT" config set min-interval 10ms
 assert_match 'CAP_NET_ADMIN' "$T_ERR" "a user setting the floor"

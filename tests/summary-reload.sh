@@ -48,7 +48,7 @@ alive() {
 "$KSTAT" -j monitor >"$TMPDIR/mon.json" 2>"$TMPDIR/mon.err" &
 mon=$!
 t_cleanup t_kill $mon
-"$KSTAT" watch interval 0.2 >"$TMPDIR/watch.out" 2>"$TMPDIR/watch.err" &
+"$KSTAT" watch interval 0.2s >"$TMPDIR/watch.out" 2>"$TMPDIR/watch.err" &
 watch=$!
 t_cleanup t_kill $watch
 "$KSTAT" export prometheus --listen "127.0.0.1:$PORT" 2>"$TMPDIR/export.err" &

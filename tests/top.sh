@@ -8,7 +8,9 @@
 # columns, where fixed-width columns left room for 3 characters), the
 # module going away ("kstat module gone") and coming back (frames
 # resume), and q (exit 0).  Batch mode (-b -n N) prints N plain-text
-# frames (and with -j N JSON objects) with the same IRQ first.  The
+# frames (and with -j N JSON objects) with the same IRQ first; procps
+# top's combined short options (-bn1, -n1, -b -n1) give that many frames,
+# and "-s delta" and the d key (irqtop's delta) sort by rate.  The
 # actions' names end in "é": under a UTF-8 locale the screen shows it as
 # such (setlocale), not as "M-CM-)".  A resize lays the tables out again
 # at once, not at the next frame.  A fatal error while the screen is up
@@ -34,19 +36,35 @@ t_cleanup t_kill $fire
 # Frames of 1 s: each spans about ten 100 ms samples.  With 0.3 s, one
 # frame on the debug kernel held no new sample of the fired IRQ, and
 # virtio0-requests came first.
-assert_exit 0 "$KSTAT" top -b -n 3 -d 1
+assert_exit 0 "$KSTAT" top -b -n 3 -d 1s
 frames=$(grep -c '^kstat top - interval' <<<"$T_OUT" || true)
 assert_eq 3 "$frames" "batch frames"
 # The last frame: under TCG the first may cover a pause of the firing loop.
 first=$(awk '/^ +IRQ +RATE/ { getline; r = $1 " " $NF } END { print r }' <<<"$T_OUT")
 assert_eq "$IRQ kstat-sim-7$SFX" "$first" "first IRQ row of the last batch frame"
-assert_exit 0 "$KSTAT" -j top -b -n 2 -d 1 rows 5
+assert_exit 0 "$KSTAT" -j top -b -n 2 -d 1s rows 5
 assert_eq 2 "$(jq -s length <<<"$T_OUT")" "JSON frames"
 assert_eq "$IRQ" "$(jq -s '.[1].irq[0].irq' <<<"$T_OUT")" "first IRQ of the JSON frame"
 assert_eq 5 "$(jq -s '.[1].irq | length' <<<"$T_OUT")" "rows 5 in JSON"
 assert_eq "true" "$(jq -s '.[1].cpu[0].cpu == null and (.[1].softirq | length) > 0' <<<"$T_OUT")" \
 	"JSON frame has the total CPU row and softirqs"
 assert_exit 2 "$KSTAT" top sort bogus
+# procps top's short options: combined, a value glued or in the next word.
+# Each case: the frames it asks for, then the arguments.
+for c in "1 -bn1 -d 1s" "1 -b -n1 -d 1s" "1 -n1 -bd 1s" "2 -bcn2 -d1s"; do
+	read -r want args <<<"$c"
+	read -ra argv <<<"$args"
+	assert_exit 0 "$KSTAT" top "${argv[@]}"
+	assert_eq "$want" "$(grep -c '^kstat top - interval' <<<"$T_OUT")" "frames of top $args"
+done
+assert_exit 0 "$KSTAT" top -bn1 -d 1s -s delta
+assert_match '^kstat top - interval.*, sort rate' "$T_OUT" "-s delta is the rate sort"
+for args in "-bx" "-bn" "-bn0" "-bn1x" "-b -s bogus" "--bn1"; do
+	read -ra argv <<<"$args"
+	assert_exit 2 "$KSTAT" top "${argv[@]}"
+	assert_match '^kstat: ' "$T_ERR" "stderr of top $args"
+	assert_eq "" "$T_OUT" "stdout of top $args"
+done
 assert_exit 2 "$KSTAT" -j top
 t_log "batch mode ok"
 
@@ -54,7 +72,7 @@ t_log "batch mode ok"
 TM=(tmux -u -L "kstat-top-$$" -f /dev/null)
 t_cleanup "${TM[@]}" kill-server
 "${TM[@]}" new-session -d -s top -x 100 -y 30 \
-	"env TERM=screen LC_ALL=C.UTF-8 '$KSTAT' top -d 0.3; echo \$? > '$TMPDIR/rc'; sleep 60"
+	"env TERM=screen LC_ALL=C.UTF-8 '$KSTAT' top -d 0.3s; echo \$? > '$TMPDIR/rc'; sleep 60"
 # pane [SESSION]: its text (UTF-8)
 pane() { "${TM[@]}" capture-pane -p -t "${1:-top}"; }
 pane_has() { grep -q -- "$1" <<<"$(pane "${2:-top}")"; }
@@ -80,6 +98,12 @@ wait_until 30 pane_has 'sort total'
 wait_until 30 pane_has '^0 '
 "${TM[@]}" send-keys -t top r
 wait_until 30 pane_has 'sort rate'
+# d: irqtop's key for its delta sort, our rate sort
+"${TM[@]}" send-keys -t top t
+wait_until 30 pane_has 'sort total'
+"${TM[@]}" send-keys -t top d
+wait_until 30 pane_has 'sort rate'
+assert_match 'r/d rate' "$(pane | tail -n 1)" "the key line names d"
 
 "${TM[@]}" send-keys -t top NPage
 wait_until 30 pane_has 'IRQs [1-9][0-9]-'
@@ -118,7 +142,7 @@ assert_eq 0 "$(cat "$TMPDIR/rc")" "kstat top exit status after q"
 # before %gnice), then the window widened: the whole CPU table shows
 # within 5 s, in the same frame (its seq), not 15 s later.
 "${TM[@]}" new-session -d -s slow -x 52 -y 15 \
-	"env TERM=screen LC_ALL=C.UTF-8 '$KSTAT' top -d 15; sleep 60"
+	"env TERM=screen LC_ALL=C.UTF-8 '$KSTAT' top -d 15s; sleep 60"
 wait_until 60 pane_has '^kstat top - interval' slow
 seq=$(pane_seq slow)
 pane_has '%gnice' slow && t_fail "the CPU table is not cut at 52 columns: $(pane slow)"
@@ -133,7 +157,7 @@ t_log "re-laid out at once, in frame seq $seq"
 "${TM[@]}" kill-session -t slow
 # A top whose terminal is gone ends, and lets go of its subscription (it
 # used to stay, polling a hung-up terminal, for the rest of the suite).
-slow_top_ended() { ! pgrep -f "^$KSTAT top -d 15\$" > /dev/null; }
+slow_top_ended() { ! pgrep -f "^$KSTAT top -d 15s\$" > /dev/null; }
 wait_until 10 slow_top_ended
 
 # ---- a fatal error while the screen is up is printed after it ----

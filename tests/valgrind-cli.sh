@@ -49,8 +49,8 @@ config show
 stats
 monitor count 3
 monitor interval 100ms sections irq percpu on count 2
-watch cpu interval 0.2 count 2
-watch softirq interval 0.2 count 1
+watch cpu interval 0.2s count 2
+watch softirq interval 0.2s count 1
 EOT
 vg text -b "$TMPDIR/text"
 assert_eq 5 "$(grep -c '^seq ' <<<"$T_OUT")" "samples printed by monitor count 3 and count 2"
@@ -65,7 +65,7 @@ softirq show percpu
 config show
 stats
 monitor count 3
-watch irq interval 0.2 count 2
+watch irq interval 0.2s count 2
 EOT
 vg json -j -b "$TMPDIR/json"
 assert_eq 3 "$(grep -c '"seq"' <<<"$T_OUT")" "samples printed by monitor count 3"

@@ -128,7 +128,7 @@ cli_garbage_usage() {
 	done
 
 	# watch and monitor: bad values (good ones would run until stopped).
-	for v in '' 0 -1 abc 1e999 nan inf -inf 0.001 86401 "$G_LONGNUM" \
+	for v in '' 0 -1 abc 1e999 nan inf -inf 0.001 2 86400001 "$G_LONGNUM" \
 		0x1 +1 ' 1' '1 ' 1e0 . 1..2 1.2.3 .; do
 		expect 2 watch interval "$v"
 		expect 2 watch cpu interval "$v"
@@ -142,7 +142,8 @@ cli_garbage_usage() {
 	for v in '' -1 abc 4294967296; do
 		expect 2 monitor delay "$v"
 	done
-	# Intervals and delays: units (ms, s, m, h) and bare numbers alike.
+	# Intervals and delays: units (ms, s, m, h) and bare numbers (always
+	# milliseconds) alike.
 	for v in 1S 1sec '1 s' ms 1e3s 0x1s 1..2s 9ms 25h 86401s 1441m \
 		18446744073709551616ms 5124095576030431h; do
 		expect 2 watch interval "$v"
@@ -171,7 +172,11 @@ cli_garbage_usage() {
 		 "top -b rows 4294967296:at most 4294967295" \
 		 "top -b -n 4294967296:at most 4294967295" \
 		 "watch interval 99999999999999999999:at most 24h" \
-		 "top -d 86401:at most 24h" \
+		 "top -d 86400001:a bare number is milliseconds: for 2 seconds write 2s; at most 24h" \
+		 "top -b -d 2:a bare number is milliseconds: for 2 seconds write 2s; at least 10ms" \
+		 "watch interval 1:a bare number is milliseconds: for 2 seconds write 2s; at least 10ms" \
+		 "watch cpu interval 0.5:a bare number is milliseconds: for 2 seconds write 2s; at least 10ms" \
+		 "top -b -d 86401s:at most 24h" \
 		 "config set interval 4294967296:at most 4294967295ms" \
 		 "config set batch 4294967296:at most 4294967295" \
 		 "config set min-interval 4294967296:at most 4294967295ms" \
@@ -191,7 +196,7 @@ cli_garbage_usage() {
 	expect 2 watch i 1		# ambiguous: irq, interval
 	expect 2 watch ir irq
 	# top: bad values, and no terminal (stdin is not one here) without -b
-	for v in '' -1 0 abc 1e1 86401; do
+	for v in '' -1 0 abc 1e1 2 86400001; do
 		expect 2 top delay "$v"
 		expect 2 top -d "$v"
 	done

@@ -19,5 +19,5 @@ step kstat irq show 0-15
 step kstat softirq show
 step kstat config show
 step kstat watch count 3
-step kstat watch irq interval 2 count 2 top 5
+step kstat watch irq interval 2s count 2 top 5
 step kstat stats

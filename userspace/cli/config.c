@@ -23,9 +23,10 @@ static const char config_usage_text[] =
 	"\n"
 	"The default stream, the samples the kernel multicasts to its readers\n"
 	"(kstat monitor without interval, sections or percpu; kstat top without\n"
-	"delay or percpu): a sample every interval (TIME in milliseconds, or with\n"
-	"a unit: 250ms, 2s, 1m; 10ms to 60s), batch samples sent together, the\n"
-	"sections a sample carries, and whether it carries per-CPU detail.\n"
+	"delay or percpu): a sample every interval (TIME with a unit: 250ms, 2s,\n"
+	"1m; a bare number is milliseconds; 10ms to 60s), batch samples sent\n"
+	"together, the sections a sample carries, and whether it carries\n"
+	"per-CPU detail.\n"
 	"Subscriptions of a reader's own (kstat monitor interval ..., watch, top\n"
 	"-d, export) keep theirs.  netns on answers in every network namespace,\n"
 	"not the initial one only.  \"set\" needs CAP_NET_ADMIN and applies\n"
@@ -143,7 +144,7 @@ static int config_show(int argc, char **argv)
  * kernel judges its range (10ms to 60s); the CLI only what fits its u32.
  */
 const struct duration_spec summary_interval = {
-	.bare_ns = MSEC_NS, .step_ns = MSEC_NS,
+	.step_ns = MSEC_NS,
 	.min_ns = 0, .max_ns = UINT32_MAX * MSEC_NS,
 };
 

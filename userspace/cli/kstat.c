@@ -90,6 +90,7 @@ static void usage(FILE *f)
 
 	fputs("Usage: kstat [OPTIONS] OBJECT { COMMAND | help }\n"
 	      "       kstat [OPTIONS] -b FILE\n"
+	      "       kstat help [ OBJECT ]\n"
 	      "       kstat { -V | -h }\n"
 	      "where  OBJECT := {", f);
 	for (o = objects; o->name; o++)
@@ -114,17 +115,47 @@ static void usage(FILE *f)
 			fprintf(f, "  %-12s %s\n", o->name, o->help);
 	fputs("\n"
 	      "Every word may be abbreviated to a unique prefix: \"kstat cp s\" is\n"
-	      "\"kstat cpu show\".  \"kstat OBJECT help\" describes an object.\n"
+	      "\"kstat cpu show\".  \"kstat OBJECT help\", \"kstat help OBJECT\" and\n"
+	      "\"kstat OBJECT -h\" (or --help) describe an object.\n"
 	      "Exit status: 0 success, 1 runtime error, 2 bad command line.\n", f);
 }
 
+static int match_err(const char *object, const struct cmd *tab,
+		     const char *kind, const char *word, int idx);
+
+/*
+ * "kstat help OBJECT" is "kstat OBJECT help", as in git and systemctl:
+ * the object's own text, from the object itself (top and export are
+ * helpers: they print theirs).
+ */
 static int do_help(int argc, char **argv)
 {
-	(void)argv;
-	if (argc)
-		return usage_err(NULL, "\"help\" takes no arguments");
-	usage(stdout);
-	return EXIT_OK;
+	char *object_argv[3] = { NULL, "help", NULL };
+	int i;
+
+	if (argc > 1)
+		return usage_err(NULL, "\"help\" takes one OBJECT at most (\"%s\")",
+				 argv[1]);
+	if (argc == 0) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	i = cmd_match(objects, argv[0]);
+	if (i < 0)
+		return match_err(NULL, objects, "object", argv[0], i);
+	if (objects[i].func == do_help) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	/* the object's word just before its arguments, as helpers want it */
+	object_argv[0] = argv[0];
+	return objects[i].func(1, object_argv + 1);
+}
+
+/* "-h" or "--help" right after an object: that object's help. */
+static bool is_help_option(const char *word)
+{
+	return !strcmp(word, "-h") || !strcmp(word, "--help");
 }
 
 /* ---- errors ------------------------------------------------------------- */
@@ -261,6 +292,8 @@ static int run_command(int argc, char **argv)
 	i = cmd_match(objects, argv[0]);
 	if (i < 0)
 		return match_err(NULL, objects, "object", argv[0], i);
+	if (argc > 1 && is_help_option(argv[1]))
+		argv[1] = "help";
 
 	new_json_obj(opts.json, opts.pretty);
 	ret = objects[i].func(argc - 1, argv + 1);

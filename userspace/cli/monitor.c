@@ -121,7 +121,7 @@ static const char *const monitor_words[] = {
 enum { M_COUNT, M_RCVBUF, M_DELAY, M_INTERVAL, M_SECTIONS, M_PERCPU };
 /* A pause after each read, to test overruns: bare milliseconds. */
 static const struct duration_spec monitor_delay = {
-	.bare_ns = MSEC_NS, .step_ns = MSEC_NS,
+	.step_ns = MSEC_NS,
 	.min_ns = 0, .max_ns = 3600 * SEC_NS,
 };
 

@@ -81,20 +81,55 @@ bool arch_is_global(const struct kstat_arch *a)
 
 /* ---- CPU times ---- */
 
-static void cpu_cols_fit(struct cpu_cols *w, const struct kstat_cputime *c)
+/*
+ * @ns as seconds with two decimals, rounded to the nearest 10 ms, in
+ * integers (no binary rounding): the counters move by the 4 ms tick, so
+ * the third decimal would only show the tick's phase.
+ */
+static void secs_text(char *buf, size_t len, uint64_t ns)
 {
+	uint64_t cs = ns / 10000000 + (ns % 10000000 >= 5000000);
+
+	snprintf(buf, len, "%" PRIu64 ".%02" PRIu64, cs / 100, cs % 100);
+}
+
+/* Field @f's value of @c as text in @unit. */
+static void cputime_text(char *buf, size_t len, const struct kstat_cputime *c,
+			 int f, enum cputime_unit unit)
+{
+	if (unit == CPUTIME_SECS)
+		secs_text(buf, len, c->ns[f]);
+	else
+		snprintf(buf, len, "%" PRIu64, c->ns[f]);
+}
+
+/* Field @f's column header: "user(s)", or "user" in nanoseconds. */
+static void cputime_header(char *buf, size_t len, int f,
+			   enum cputime_unit unit)
+{
+	snprintf(buf, len, "%s%s", kstat_cputime_name(f),
+		 unit == CPUTIME_SECS ? "(s)" : "");
+}
+
+static void cpu_cols_fit(struct cpu_cols *w, const struct kstat_cputime *c,
+			 enum cputime_unit unit)
+{
+	char buf[32];
 	int f;
 
 	w->cpu = max_int(w->cpu, c->cpu < 0 ? 5 : (int)u64_width((uint64_t)c->cpu));
-	for (f = 0; f < KSTAT_CPUTIME_NR; f++)
-		w->ns[f] = max_int(w->ns[f], (int)u64_width(c->ns[f]));
+	for (f = 0; f < KSTAT_CPUTIME_NR; f++) {
+		cputime_text(buf, sizeof(buf), c, f, unit);
+		w->ns[f] = max_int(w->ns[f], (int)strlen(buf));
+	}
 }
 
+/* A row; @w NULL: JSON only.  JSON is nanoseconds in every unit. */
 static void print_cputime(const struct kstat_cputime *c,
-			  const struct cpu_cols *w)
+			  const struct cpu_cols *w, enum cputime_unit unit)
 {
 	enum output_type t = w ? PRINT_ANY : PRINT_JSON;
-	char fmt[COL_FMT_LEN];
+	char fmt[COL_FMT_LEN], buf[32];
 	int f;
 
 	open_json_object(NULL);
@@ -104,43 +139,56 @@ static void print_cputime(const struct kstat_cputime *c,
 	else
 		print_int(t, "cpu", w ? col_fmt(fmt, "", w->cpu, "d") : NULL,
 			  c->cpu);
-	for (f = 0; f < KSTAT_CPUTIME_NR; f++)
-		print_u64(t, kstat_cputime_name(f),
-			  w ? col_fmt(fmt, " ", w->ns[f], PRIu64) : NULL,
-			  c->ns[f]);
+	for (f = 0; f < KSTAT_CPUTIME_NR; f++) {
+		print_u64(PRINT_JSON, kstat_cputime_name(f), NULL, c->ns[f]);
+		if (!w)
+			continue;
+		cputime_text(buf, sizeof(buf), c, f, unit);
+		print_string(PRINT_FP, NULL, col_fmt(fmt, " ", w->ns[f], "s"), buf);
+	}
 	close_json_object();
 	if (w)
 		print_nl();
 }
 
-void print_cputimes(const char *key, const struct kstat_sample *s,
-		    bool total, bool text)
+void print_cputimes_in(const char *key, const struct kstat_sample *s,
+		       bool total, bool text, enum cputime_unit unit)
 {
 	const struct kstat_cputime *tot = total ? s->cpu_total : NULL;
 	struct cpu_cols w = { .cpu = 3 };	/* "CPU" */
-	char fmt[COL_FMT_LEN];
+	char fmt[COL_FMT_LEN], head[32];
 	size_t i;
 	int f;
 
-	for (f = 0; f < KSTAT_CPUTIME_NR; f++)
-		w.ns[f] = (int)strlen(kstat_cputime_name(f));
+	for (f = 0; f < KSTAT_CPUTIME_NR; f++) {
+		cputime_header(head, sizeof(head), f, unit);
+		w.ns[f] = (int)strlen(head);
+	}
 	for (i = 0; i < s->nr_cpus; i++)
-		cpu_cols_fit(&w, kstat_sample_cpu(s, i));
+		cpu_cols_fit(&w, kstat_sample_cpu(s, i), unit);
 	if (tot)
-		cpu_cols_fit(&w, tot);
+		cpu_cols_fit(&w, tot, unit);
 	open_json_array(key);
 	if (text) {
 		print_string(PRINT_FP, NULL, col_fmt(fmt, "", w.cpu, "s"), "CPU");
-		for (f = 0; f < KSTAT_CPUTIME_NR; f++)
+		for (f = 0; f < KSTAT_CPUTIME_NR; f++) {
+			cputime_header(head, sizeof(head), f, unit);
 			print_string(PRINT_FP, NULL, col_fmt(fmt, " ", w.ns[f], "s"),
-				     kstat_cputime_name(f));
+				     head);
+		}
 		print_nl();
 	}
 	for (i = 0; i < s->nr_cpus; i++)
-		print_cputime(kstat_sample_cpu(s, i), text ? &w : NULL);
+		print_cputime(kstat_sample_cpu(s, i), text ? &w : NULL, unit);
 	if (tot)
-		print_cputime(tot, text ? &w : NULL);
+		print_cputime(tot, text ? &w : NULL, unit);
 	close_json_array();
+}
+
+void print_cputimes(const char *key, const struct kstat_sample *s,
+		    bool total, bool text)
+{
+	print_cputimes_in(key, s, total, text, CPUTIME_SECS);
 }
 
 /* ---- IRQs ---- */

@@ -42,21 +42,30 @@ bool sample_has_percpu(const struct kstat_sample *s);
  */
 bool arch_is_global(const struct kstat_arch *a);
 
-/* ---- CPU times (nanoseconds) ---- */
+/* ---- CPU times (nanoseconds in JSON; text in seconds or ns) ---- */
 
 struct cpu_cols {
 	int cpu;			/* text widths */
 	int ns[KSTAT_CPUTIME_NR];
 };
 
+/* The unit of CPU times in text; JSON keeps nanoseconds in both. */
+enum cputime_unit {
+	CPUTIME_SECS,	/* "user(s)": seconds with two decimals */
+	CPUTIME_NS,	/* "user": the kernel's nanoseconds */
+};
+
 /*
  * An array @key (NULL inside an array or at the top) of one object per
  * CPU of @s, then with @total the total's, whose "cpu" is null; in text
- * a header and a row each, in widths that fit them.  @text false: JSON
- * only (monitor, whose text line summarises instead).
+ * a header and a row each, in widths that fit them, in seconds.  @text
+ * false: JSON only (monitor, whose text line summarises instead).
  */
 void print_cputimes(const char *key, const struct kstat_sample *s,
 		    bool total, bool text);
+/* The same with the text in @unit. */
+void print_cputimes_in(const char *key, const struct kstat_sample *s,
+		       bool total, bool text, enum cputime_unit unit);
 
 /* ---- IRQs ---- */
 

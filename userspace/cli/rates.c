@@ -24,6 +24,12 @@ const char *cpu_share_header(int f)
 	return f >= 0 && f < KSTAT_CPUTIME_NR ? cpu_cols[f] : NULL;
 }
 
+/* @a - @b, or 0 if the counters disagree (read at different instants) */
+static uint64_t sub_or_0(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
 bool cpu_shares(const struct kstat_cputime *now, const struct kstat_sample *b,
 		double pct[KSTAT_CPUTIME_NR])
 {
@@ -34,11 +40,19 @@ bool cpu_shares(const struct kstat_cputime *now, const struct kstat_sample *b,
 	if (!then)
 		return false;	/* came online this interval */
 	for (f = 0; f < KSTAT_CPUTIME_NR; f++) {
-		d[f] = now->ns[f] > then->ns[f] ? now->ns[f] - then->ns[f] : 0;
+		d[f] = sub_or_0(now->ns[f], then->ns[f]);
 		/* guest time is also counted in user/nice */
 		if (f != KSTAT_CPUTIME_GUEST && f != KSTAT_CPUTIME_GUEST_NICE)
 			total += d[f];
 	}
+	/*
+	 * mpstat's %usr and %nice leave the guest's time out (it has its own
+	 * %guest and %gnice), so that the columns add up to 100.
+	 */
+	d[KSTAT_CPUTIME_USER] = sub_or_0(d[KSTAT_CPUTIME_USER],
+					 d[KSTAT_CPUTIME_GUEST]);
+	d[KSTAT_CPUTIME_NICE] = sub_or_0(d[KSTAT_CPUTIME_NICE],
+					 d[KSTAT_CPUTIME_GUEST_NICE]);
 	for (f = 0; f < KSTAT_CPUTIME_NR; f++)
 		pct[f] = total ? 100.0 * d[f] / total : 0.0;
 	return true;
@@ -196,7 +210,7 @@ void print_softirq_rates(const struct kstat_sample *s,
 /* ---- when a frame is due ---- */
 
 const struct duration_spec frame_length = {
-	.bare_ns = SEC_NS, .step_ns = 1,
+	.step_ns = 1,
 	.min_ns = 10 * MSEC_NS, .max_ns = 86400 * SEC_NS,
 };
 

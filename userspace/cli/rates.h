@@ -44,13 +44,15 @@
 bool frame_due(uint64_t start_ns, uint64_t prev_ns, uint64_t now_ns,
 	       uint64_t want_ns);
 
-/* A frame's length: watch's interval, top's delay (bare: seconds). */
+/* A frame's length: watch's interval, top's delay (bare: milliseconds). */
 extern const struct duration_spec frame_length;
 
 /*
  * Percent of each CPU time field of @now since @b (the shares of the
- * time that passed; guest time is inside user and nice): false when @b
- * does not know the CPU (it came online this interval).
+ * time that passed), as mpstat has them: user and nice without the
+ * guest time the kernel also counts in them (guest and guest_nice), so
+ * that the ten add up to 100.  False when @b does not know the CPU (it
+ * came online this interval).
  */
 bool cpu_shares(const struct kstat_cputime *now, const struct kstat_sample *b,
 		double pct[KSTAT_CPUTIME_NR]);

@@ -29,26 +29,31 @@
 #include "rates.h"
 
 static const char top_usage[] =
-	"Usage: kstat top [ -d | delay TIME ] [ -s | sort { rate | total |\n"
-	"                 irq | name } ] [ -c | percpu ] [ -b | batch ]\n"
-	"                 [ -n | count N ] [ rows N ]\n"
+	"Usage: kstat top [ -d | delay TIME ] [ -s | sort { rate | delta |\n"
+	"                 total | irq | name } ] [ -c | percpu ] [ -b | batch ]\n"
+	"                 [ -n | count N ] [ -r | rows N ]\n"
 	"       kstat top help\n"
 	"\n"
-	"A full-screen view refreshed every TIME: seconds, or with a unit (250ms,\n"
-	"2s, 1m), 10ms to 24h (default 1 s).  With delay or percpu it reads a\n"
+	"A full-screen view refreshed every TIME, with a unit (250ms, 2s, 1m),\n"
+	"10ms to 24h (default 1s); a bare number is milliseconds, as in every\n"
+	"kstat command (for 2 seconds write 2s).  With delay or percpu it reads a\n"
 	"subscription of its own at that interval (60 s at most) with every\n"
 	"section; users without CAP_NET_ADMIN may not go below the floor kstat\n"
 	"config shows (min_interval_ms, 250 ms by default).  Without, the\n"
 	"default stream, as kstat config shows it.  It shows CPU time shares\n"
-	"for all CPUs (percent; one row per CPU with percpu or the c key, which\n"
+	"for all CPUs (percent, as mpstat: %usr and %nice without the guest\n"
+	"time; one row per CPU with percpu or the c key, which\n"
 	"takes a subscription of its own with per-CPU rows if needed),\n"
 	"softirq runs per second, and the IRQs by rate with their totals, chip\n"
-	"and actions.  Keys: q quit; r, t, i, n sort by rate, total, IRQ number,\n"
+	"and actions.  Keys: q quit; r or d (irqtop's delta: the increase over\n"
+	"the frame, the same order) sort by rate, t, i, n by total, IRQ number,\n"
 	"action name; c per-CPU rows on/off; arrows, PgUp/PgDn, Home/End scroll\n"
 	"the IRQs.  Losses are shown in the header; when the module is unloaded\n"
 	"the screen says \"kstat module gone\" and resumes once it is back.\n"
 	"With batch, no screen: one plain-text frame per refresh on stdout (all\n"
-	"IRQs, or the first N rows), after N frames with count; with -j one\n"
+	"IRQs, or the first N rows); with count, N frames, then it exits (also\n"
+	"on the screen).  Short options combine as procps top takes them:\n"
+	"-bn1 is -b -n 1, -n1 is -n 1.  With -j one\n"
 	"JSON object per frame: \"timestamp_ns\", \"interval_ns\", \"cpu\",\n"
 	"\"softirq\", \"irq\" (the keys of kstat watch).  With -t (kstat -t top\n"
 	"-b) each text frame starts with a line with the local time.\n";
@@ -399,7 +404,7 @@ static void draw(struct top *t)
 				   A_NORMAL);
 	}
 	snprintf(foot, sizeof(foot),
-		 "q quit  r/t/i/n sort  c per-CPU  PgUp/PgDn scroll   IRQs %zu-%zu of %zu",
+		 "q quit  r/d rate  t/i/n sort  c per-CPU  PgUp/PgDn scroll   IRQs %zu-%zu of %zu",
 		 t->nr_irq_rows ? t->scroll + 1 : 0,
 		 t->scroll + ((size_t)vis < t->nr_irq_rows - t->scroll ?
 			      (size_t)vis : t->nr_irq_rows - t->scroll),
@@ -558,7 +563,8 @@ static int top_ready(const struct pollfd *pfd, unsigned int n, void *arg)
 		case 'q': case 'Q':
 			t->done = true;
 			break;
-		case 'r': t->sort = IRQ_SORT_RATE; rerender = true; break;
+		/* d: irqtop's key for its delta sort, which is our rate */
+		case 'r': case 'd': t->sort = IRQ_SORT_RATE; rerender = true; break;
 		case 't': t->sort = IRQ_SORT_TOTAL; rerender = true; break;
 		case 'i': t->sort = IRQ_SORT_IRQ; rerender = true; break;
 		case 'n': t->sort = IRQ_SORT_NAME; rerender = true; break;
@@ -600,71 +606,159 @@ static int top_ready(const struct pollfd *pfd, unsigned int n, void *arg)
 
 /* ---- command line ---- */
 
+/*
+ * A sort key's name or a unique prefix; "delta" is irqtop's name for
+ * the rate sort (the increase over the frame: every IRQ's frame is the
+ * same, so the two orders are one).
+ */
 static int parse_sort(const char *s, enum irq_sort *by)
 {
+	static const struct {
+		const char *name;
+		enum irq_sort by;
+	} keys[] = {
+		{ "rate", IRQ_SORT_RATE }, { "delta", IRQ_SORT_RATE },
+		{ "total", IRQ_SORT_TOTAL }, { "irq", IRQ_SORT_IRQ },
+		{ "name", IRQ_SORT_NAME },
+	};
 	unsigned int i, n = 0;
 
-	for (i = 0; i < sizeof(sort_names) / sizeof(sort_names[0]); i++) {
-		if (!strcmp(s, sort_names[i])) {
-			*by = i;
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		if (!strcmp(s, keys[i].name)) {
+			*by = keys[i].by;
 			return 0;
 		}
-		if (is_prefix(s, sort_names[i])) {
-			*by = i;
+		if (is_prefix(s, keys[i].name)) {
+			*by = keys[i].by;
 			n++;
 		}
 	}
 	return n == 1 ? 0 : -1;
 }
 
-/* A word or its short option: "delay" or "-d". */
-static bool is_opt(const char *arg, const char *word, const char *shrt)
+/*
+ * The options, as words ("delay 2s") or procps top's short options
+ * ("-d 2s"); the short ones combine as procps takes them: "-bn1" is
+ * "-b -n 1", "-n1" is "-n 1" (a value glued to its letter or the next
+ * word).  Letters without a value first, those with one after.
+ */
+static const struct {
+	char letter;
+	const char *word;
+	bool value;
+} top_opts[] = {
+	{ 'b', "batch", false }, { 'c', "percpu", false },
+	{ 'd', "delay", true }, { 'n', "count", true },
+	{ 's', "sort", true }, { 'r', "rows", true },
+};
+
+/* The option a word names ("del", a prefix) or a short letter: -1 if none. */
+static int top_opt_word(const char *w)
 {
-	return !strcmp(arg, shrt) || (arg[0] != '-' && is_prefix(arg, word));
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(top_opts); i++)
+		if (is_prefix(w, top_opts[i].word))
+			return (int)i;
+	return -1;
+}
+
+static int top_opt_letter(char c)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(top_opts); i++)
+		if (top_opts[i].letter == c)
+			return (int)i;
+	return -1;
+}
+
+/* Option @i with @val (NULL for a flag). */
+static int top_set(struct top *t, int i, const char *val)
+{
+	char why[EXPLAIN_LEN];
+	uint64_t v;
+	int err;
+
+	switch (top_opts[i].letter) {
+	case 'b':
+		t->batch = true;
+		return EXIT_OK;
+	case 'c':
+		t->percpu = t->own = true;
+		return EXIT_OK;
+	case 'd':
+		t->own = true;
+		err = parse_duration(val, &frame_length, &t->delay_ns);
+		if (err)
+			return usage_err("top", "bad delay \"%s\" (%s)", val,
+					 duration_explain(why, sizeof(why), err, &frame_length));
+		return EXIT_OK;
+	case 's':
+		if (parse_sort(val, &t->sort))
+			return usage_err("top", "bad sort key \"%s\" (rate or delta, total, irq, name)",
+					 val);
+		return EXIT_OK;
+	}
+	err = parse_uint(val, 1, UINT32_MAX, &v);
+	if (err)
+		return usage_err("top", "bad %s \"%s\" (%s)", top_opts[i].word, val,
+				 uint_explain(why, sizeof(why), err, 1, UINT32_MAX));
+	if (top_opts[i].letter == 'n')
+		t->count = v;
+	else
+		t->rows = v;
+	return EXIT_OK;
+}
+
+/*
+ * "-bn1": each letter of a cluster; the first that takes a value takes
+ * the rest of the word, or else the next word (*@a moves past it).
+ */
+static int top_parse_short(struct top *t, int argc, char **argv, int *a)
+{
+	const char *w = argv[*a], *p;
+	int i, ret;
+
+	for (p = w + 1; *p; p++) {
+		i = top_opt_letter(*p);
+		if (i < 0)
+			return usage_err("top", "unknown option \"-%c\" in \"%s\"", *p, w);
+		if (!top_opts[i].value) {
+			ret = top_set(t, i, NULL);
+			if (ret)
+				return ret;
+			continue;
+		}
+		if (p[1])
+			return top_set(t, i, p + 1);
+		if (*a + 1 >= argc)
+			return usage_err("top", "\"-%c\" needs a value", *p);
+		return top_set(t, i, argv[++*a]);
+	}
+	return EXIT_OK;
 }
 
 static int top_parse(struct top *t, int argc, char **argv)
 {
-	char why[EXPLAIN_LEN];
-	uint64_t v;
-	int a, err;
+	int a, i, ret;
 
 	for (a = 0; a < argc; a++) {
-		const char *w = argv[a], *val = a + 1 < argc ? argv[a + 1] : NULL;
+		const char *w = argv[a];
 
-		if (is_opt(w, "batch", "-b")) {
-			t->batch = true;
-			continue;
-		}
-		if (is_opt(w, "percpu", "-c")) {
-			t->percpu = t->own = true;
-			continue;
-		}
-		if (!is_opt(w, "delay", "-d") && !is_opt(w, "count", "-n") &&
-		    !is_opt(w, "sort", "-s") && !is_opt(w, "rows", "-r"))
+		if (w[0] == '-' && w[1] && w[1] != '-') {
+			ret = top_parse_short(t, argc, argv, &a);
+		} else if (w[0] == '-' || (i = top_opt_word(w)) < 0) {
 			return usage_err("top", "unexpected argument \"%s\"", w);
-		if (!val)
+		} else if (!top_opts[i].value) {
+			ret = top_set(t, i, NULL);
+		} else if (a + 1 >= argc) {
 			return usage_err("top", "\"%s\" needs a value", w);
-		a++;
-		if (is_opt(w, "delay", "-d")) {
-			t->own = true;
-			err = parse_duration(val, &frame_length, &t->delay_ns);
-			if (err)
-				return usage_err("top", "bad delay \"%s\" (%s)", val,
-						 duration_explain(why, sizeof(why), err, &frame_length));
-		} else if (is_opt(w, "sort", "-s")) {
-			if (parse_sort(val, &t->sort))
-				return usage_err("top", "bad sort key \"%s\" (rate, total, irq, name)",
-						 val);
-		} else if ((err = parse_uint(val, 1, UINT32_MAX, &v))) {
-			return usage_err("top", "bad %s \"%s\" (%s)",
-					 is_opt(w, "count", "-n") ? "count" : "rows", val,
-					 uint_explain(why, sizeof(why), err, 1, UINT32_MAX));
-		} else if (is_opt(w, "count", "-n")) {
-			t->count = v;
 		} else {
-			t->rows = v;
+			ret = top_set(t, i, argv[++a]);
 		}
+		if (ret)
+			return ret;
 	}
 	if (opts.json && !t->batch)
 		return usage_err("top", "-j needs batch mode (-b)");

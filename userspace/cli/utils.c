@@ -273,7 +273,8 @@ static int parse_decimal(const char *s, uint64_t *mant, uint64_t *scale,
 
 int parse_duration(const char *s, const struct duration_spec *d, uint64_t *ns)
 {
-	uint64_t mant, scale, unit = d->bare_ns, g, v;
+	uint64_t mant, scale, unit = MSEC_NS, g, v;
+	bool bare = true;
 	const char *rest;
 	size_t i;
 	int err = parse_decimal(s, &mant, &scale, &rest);
@@ -287,6 +288,7 @@ int parse_duration(const char *s, const struct duration_spec *d, uint64_t *ns)
 		if (i == ARRAY_SIZE(duration_units))
 			return PARSE_SYNTAX;
 		unit = duration_units[i].ns;
+		bare = false;
 	}
 	if (err)
 		return err;
@@ -296,10 +298,11 @@ int parse_duration(const char *s, const struct duration_spec *d, uint64_t *ns)
 	scale /= g;
 	if (mant % scale)
 		return PARSE_TOO_FINE;	/* finer than a nanosecond */
+	/* a bare number out of range: maybe seconds meant, say the rule */
 	if (__builtin_mul_overflow(mant / scale, unit, &v) || v > d->max_ns)
-		return PARSE_TOO_LARGE;
+		return bare ? PARSE_BARE_TOO_LARGE : PARSE_TOO_LARGE;
 	if (v < d->min_ns)
-		return PARSE_TOO_SMALL;
+		return bare ? PARSE_BARE_TOO_SMALL : PARSE_TOO_SMALL;
 	if (v % d->step_ns)
 		return PARSE_TOO_FINE;
 	*ns = v;
@@ -333,7 +336,13 @@ const char *duration_explain(char *buf, size_t len, int err,
 
 	format_duration(lo, sizeof(lo), d->min_ns);
 	format_duration(hi, sizeof(hi), d->max_ns);
-	if (err == PARSE_TOO_SMALL)
+	if (err == PARSE_BARE_TOO_SMALL)
+		snprintf(buf, len, "a bare number is milliseconds: for 2 seconds "
+			 "write 2s; at least %s", lo);
+	else if (err == PARSE_BARE_TOO_LARGE)
+		snprintf(buf, len, "a bare number is milliseconds: for 2 seconds "
+			 "write 2s; at most %s", hi);
+	else if (err == PARSE_TOO_SMALL)
 		snprintf(buf, len, "at least %s", lo);
 	else if (err == PARSE_TOO_LARGE)
 		snprintf(buf, len, "at most %s", hi);
@@ -341,8 +350,7 @@ const char *duration_explain(char *buf, size_t len, int err,
 		snprintf(buf, len, "a whole number of %s",
 			 d->step_ns == MSEC_NS ? "milliseconds" : "nanoseconds");
 	else
-		snprintf(buf, len, "%s, or a number and a unit: 250ms, 2s, 1m, 1h; %s to %s",
-			 d->bare_ns == SEC_NS ? "seconds" : "milliseconds",
-			 lo, hi);
+		snprintf(buf, len, "milliseconds, or a number and a unit: 250ms, "
+			 "2s, 1m, 1h; %s to %s", lo, hi);
 	return buf;
 }

@@ -89,6 +89,9 @@ enum parse_err {
 	PARSE_TOO_SMALL = -2,	/* below its minimum */
 	PARSE_TOO_LARGE = -3,	/* above its maximum, overflow included */
 	PARSE_TOO_FINE = -4,	/* not a whole number of its steps */
+	/* parse_duration(): a number without a unit, out of range */
+	PARSE_BARE_TOO_SMALL = -5,
+	PARSE_BARE_TOO_LARGE = -6,
 };
 
 /*
@@ -106,14 +109,13 @@ const char *uint_explain(char *buf, size_t len, int err, uint64_t min,
 			 uint64_t max);
 
 /*
- * An interval or a delay: the one parser of every one the CLI takes.  A
+ * An interval or a delay: the one parser of every TIME the CLI takes.  A
  * decimal number ("2", "0.5", ".25") and a unit: "ms", "s", "m" or "h";
- * without one, the command's own, what a bare number always meant there
- * (seconds for watch's interval and top's delay, milliseconds for
- * config's interval and monitor's delay).  Exact: no binary rounding.
+ * without one, milliseconds, in every command (the kernel's interval is
+ * in ms; watch's interval and top's delay once took bare seconds).
+ * Exact: no binary rounding.
  */
 struct duration_spec {
-	uint64_t bare_ns;	/* the unit of a bare number */
 	uint64_t step_ns;	/* the result is a whole number of these */
 	uint64_t min_ns, max_ns;
 };
@@ -126,7 +128,9 @@ int parse_duration(const char *s, const struct duration_spec *d, uint64_t *ns);
 
 /*
  * What @err of parse_duration() asks for, for "kstat: bad WHAT "S"
- * (...)": "at most 1h", "a whole number of milliseconds", ...  Returns
+ * (...)": "at most 1h", "a whole number of milliseconds", ...; for a
+ * bare number out of range the rule and its fix first ("a bare number
+ * is milliseconds: for 2 seconds write 2s; at least 10ms").  Returns
  * @buf.
  */
 const char *duration_explain(char *buf, size_t len, int err,

@@ -2,7 +2,8 @@
 /*
  * Host unit test of the CLI's number parsers (cli/utils.c): the one
  * parser of intervals and delays, parse_duration() (units ms, s, m, h; a
- * bare number in the command's own unit; exact, no binary rounding;
+ * bare number is milliseconds in every command, and one out of range is
+ * refused with that rule and its fix; exact, no binary rounding;
  * overflow refused, never wrapped), and parse_uint() with the reasons
  * both give for a refusal.
  */
@@ -12,14 +13,14 @@
 #include "../cli/utils.h"
 #include "unit.h"
 
-/* watch's interval and top's delay: bare seconds, 10 ms to 24 h. */
+/* watch's interval and top's delay: 10 ms to 24 h, to the nanosecond. */
 static const struct duration_spec secs = {
-	.bare_ns = SEC_NS, .step_ns = 1,
+	.step_ns = 1,
 	.min_ns = 10 * MSEC_NS, .max_ns = 86400 * SEC_NS,
 };
-/* config's interval: bare milliseconds, whole ones, what fits a u32. */
+/* config's interval: whole milliseconds, what fits a u32. */
 static const struct duration_spec msecs = {
-	.bare_ns = MSEC_NS, .step_ns = MSEC_NS,
+	.step_ns = MSEC_NS,
 	.min_ns = 0, .max_ns = UINT32_MAX * MSEC_NS,
 };
 
@@ -49,11 +50,15 @@ int main(void)
 	char buf[EXPLAIN_LEN];
 	uint64_t v = 0;
 
-	/* Bare numbers keep their meaning; units say their own. */
-	good(&secs, "2", 2 * SEC_NS);
-	good(&secs, "0.5", 500 * MSEC_NS);
-	good(&secs, ".25", 250 * MSEC_NS);
-	good(&secs, "0.3", 300 * MSEC_NS);	/* 0.3 * 1e9 in binary: 299999999 */
+	/* A bare number is milliseconds everywhere; units say their own. */
+	good(&secs, "250", 250 * MSEC_NS);
+	good(&secs, "2000", 2 * SEC_NS);
+	good(&secs, "10", 10 * MSEC_NS);
+	good(&secs, "10.5", 10500000);
+	good(&secs, "86400000", 86400 * SEC_NS);
+	good(&secs, "0.5s", 500 * MSEC_NS);
+	good(&secs, ".25s", 250 * MSEC_NS);
+	good(&secs, "0.3s", 300 * MSEC_NS);	/* 0.3 * 1e9 in binary: 299999999 */
 	good(&secs, "250ms", 250 * MSEC_NS);
 	good(&secs, "2s", 2 * SEC_NS);
 	good(&secs, "1.5m", 90 * SEC_NS);
@@ -66,7 +71,7 @@ int main(void)
 	good(&msecs, "0", 0);
 	good(&msecs, "4294967295", UINT32_MAX * MSEC_NS);
 
-	bad(&secs, "", PARSE_SYNTAX, "seconds, or a number and a unit");
+	bad(&secs, "", PARSE_SYNTAX, "milliseconds, or a number and a unit");
 	bad(&msecs, "abc", PARSE_SYNTAX, "milliseconds, or a number and a unit");
 	bad(&secs, ".", PARSE_SYNTAX, "250ms");
 	bad(&secs, "ms", PARSE_SYNTAX, "250ms");
@@ -80,19 +85,29 @@ int main(void)
 	bad(&secs, "1..2", PARSE_SYNTAX, "250ms");
 	bad(&secs, "1sec", PARSE_SYNTAX, "250ms");
 	bad(&secs, "inf", PARSE_SYNTAX, "250ms");
-	bad(&secs, "0.001", PARSE_TOO_SMALL, "at least 10ms");
+	/* bare seconds, as watch and top once took them: the rule, the fix */
+	bad(&secs, "2", PARSE_BARE_TOO_SMALL,
+	    "a bare number is milliseconds: for 2 seconds write 2s; at least 10ms");
+	bad(&secs, "0.5", PARSE_BARE_TOO_SMALL, "a bare number is milliseconds");
+	bad(&secs, "86400001", PARSE_BARE_TOO_LARGE,
+	    "a bare number is milliseconds: for 2 seconds write 2s; at most 24h");
+	bad(&msecs, "4294967296", PARSE_BARE_TOO_LARGE,
+	    "a bare number is milliseconds: for 2 seconds write 2s; at most 4294967295ms");
+	/* with a unit, only the range */
+	bad(&secs, "0.001s", PARSE_TOO_SMALL, "at least 10ms");
 	bad(&secs, "9ms", PARSE_TOO_SMALL, "at least 10ms");
-	bad(&secs, "86401", PARSE_TOO_LARGE, "at most 24h");
+	bad(&secs, "86401s", PARSE_TOO_LARGE, "at most 24h");
 	bad(&secs, "25h", PARSE_TOO_LARGE, "at most 24h");
 	/* Overflow is out of range, never a wrapped small value. */
 	bad(&secs, "18446744073709551616", PARSE_TOO_LARGE, "at most 24h");
+	bad(&secs, "18446744074s", PARSE_TOO_LARGE, "at most 24h");
 	bad(&secs, "18446744074ms", PARSE_TOO_LARGE, "at most 24h");
 	bad(&secs, "5124095576030431h", PARSE_TOO_LARGE, "at most 24h");
-	bad(&msecs, "4294967296", PARSE_TOO_LARGE, "at most 4294967295ms");
 	bad(&msecs, "4294968s", PARSE_TOO_LARGE, "at most 4294967295ms");
 	bad(&msecs, "2.5", PARSE_TOO_FINE, "a whole number of milliseconds");
 	bad(&msecs, "0.5ms", PARSE_TOO_FINE, "a whole number of milliseconds");
 	bad(&secs, "0.0100000001ms", PARSE_TOO_FINE, "a whole number of nanoseconds");
+	bad(&secs, "10.0000001", PARSE_TOO_FINE, "a whole number of nanoseconds");
 
 	CHECK(!strcmp(format_duration(buf, sizeof(buf), 90 * SEC_NS), "90s") &&
 	      !strcmp(format_duration(buf, sizeof(buf), 2 * 3600 * SEC_NS), "2h") &&

@@ -206,6 +206,16 @@ static void show_cpus(const struct kstat_sample *s)
 	print_cputimes(NULL, s, false, true);
 }
 
+static void show_cpus_ns(const struct kstat_sample *s)
+{
+	print_cputimes_in(NULL, s, false, true, CPUTIME_NS);
+}
+
+static void show_cpus_total_json(const struct kstat_sample *s)
+{
+	print_cputimes_in(NULL, s, true, true, CPUTIME_SECS);
+}
+
 static void monitor_cpus(const struct kstat_sample *s)
 {
 	open_json_object(NULL);
@@ -226,12 +236,41 @@ static void test_cputimes(void)
 	rows[0].ns[KSTAT_CPUTIME_USER] = 10;
 	rows[1].ns[KSTAT_CPUTIME_USER] = 20;
 	total.ns[KSTAT_CPUTIME_USER] = 30;
-	got = capture(false, show_cpus, &s);
+	got = capture(false, show_cpus_ns, &s);
 	CHECK(!strcmp(got, "CPU user nice system idle iowait irq softirq steal guest guest_nice\n"
 			   "  0   10    0      0    0      0   0       0     0     0          0\n"
 			   "  3   20    0      0    0      0   0       0     0     0          0\n"),
-	      "cpu show: the rows, no total: %s", got);
+	      "cpu show ns: the rows in nanoseconds, no total: %s", got);
 	free(got);
+	got = capture(false, show_cpus, &s);
+	CHECK(!strcmp(got, "CPU user(s) nice(s) system(s) idle(s) iowait(s) irq(s) softirq(s) steal(s) guest(s) guest_nice(s)\n"
+			   "  0    0.00    0.00      0.00    0.00      0.00   0.00       0.00     0.00     0.00          0.00\n"
+			   "  3    0.00    0.00      0.00    0.00      0.00   0.00       0.00     0.00     0.00          0.00\n"),
+	      "cpu show: seconds under headers with the unit: %s", got);
+	free(got);
+	/* rounded to 10 ms in integers: 4 ms is 0.00, 5 ms 0.01, 1.995 s 2.00 */
+	rows[0].ns[KSTAT_CPUTIME_USER] = 4000000;
+	rows[0].ns[KSTAT_CPUTIME_NICE] = 5000000;
+	rows[0].ns[KSTAT_CPUTIME_SYSTEM] = 1995000000;
+	rows[0].ns[KSTAT_CPUTIME_IDLE] = 123456789012345678ULL;
+	rows[1].ns[KSTAT_CPUTIME_USER] = 1234564000000ULL;
+	got = capture(false, show_cpus, &s);
+	CHECK(!strcmp(got, "CPU user(s) nice(s) system(s)      idle(s) iowait(s) irq(s) softirq(s) steal(s) guest(s) guest_nice(s)\n"
+			   "  0    0.00    0.01      2.00 123456789.01      0.00   0.00       0.00     0.00     0.00          0.00\n"
+			   "  3 1234.56    0.00      0.00         0.00      0.00   0.00       0.00     0.00     0.00          0.00\n"),
+	      "cpu show: seconds rounded to 10 ms, columns as wide as they need: %s", got);
+	free(got);
+	/* JSON stays nanoseconds whatever the text's unit */
+	got = capture(true, show_cpus_total_json, &s);
+	CHECK(strstr(got, "{\"cpu\":0,\"user\":4000000,\"nice\":5000000,\"system\":1995000000,\"idle\":123456789012345678,") &&
+	      strstr(got, "{\"cpu\":null,\"user\":30,"),
+	      "cpu show -j: nanoseconds, the total last: %s", got);
+	free(got);
+	rows[0].ns[KSTAT_CPUTIME_USER] = 10;
+	rows[0].ns[KSTAT_CPUTIME_NICE] = 0;
+	rows[0].ns[KSTAT_CPUTIME_SYSTEM] = 0;
+	rows[0].ns[KSTAT_CPUTIME_IDLE] = 0;
+	rows[1].ns[KSTAT_CPUTIME_USER] = 20;
 	got = capture(true, monitor_cpus, &s);
 	CHECK(!strcmp(got, "{\"cpu\":[{\"cpu\":0,\"user\":10,\"nice\":0,\"system\":0,\"idle\":0,\"iowait\":0,\"irq\":0,\"softirq\":0,\"steal\":0,\"guest\":0,\"guest_nice\":0},"
 			   "{\"cpu\":3,\"user\":20,\"nice\":0,\"system\":0,\"idle\":0,\"iowait\":0,\"irq\":0,\"softirq\":0,\"steal\":0,\"guest\":0,\"guest_nice\":0},"

@@ -9,6 +9,8 @@
  * whose count fell (the generation changed: its number has a new
  * descriptor) is a new IRQ: no rate.  The baseline is a struct
  * sample_copy of the first sample, read back through its element sizes.
+ * CPU shares are mpstat's: %usr and %nice without the guest time the
+ * kernel also counts in user and nice, so that the ten add up to 100.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +99,54 @@ static void irqs_of(const struct kstat_sample *s, const struct kstat_sample *b,
 	free(r);
 }
 
+/*
+ * mpstat's %usr: user - guest, %nice: nice - guest_nice, beside %guest and
+ * %gnice; the shares add up to 100.  A guest delta above user's (two
+ * counters read at different instants) is a %usr of 0, not a wrap.
+ */
+static void test_mpstat_shares(void)
+{
+	struct kstat_cputime then[1] = { { .cpu = -1 } };
+	struct kstat_cputime now[1] = { { .cpu = -1 } };
+	struct sample_copy base = { 0 };
+	struct kstat_sample b, n;
+	double pct[KSTAT_CPUTIME_NR], sum = 0;
+	char *out;
+	int f;
+
+	then[0].ns[KSTAT_CPUTIME_USER] = 1000;
+	then[0].ns[KSTAT_CPUTIME_GUEST] = 500;
+	now[0].ns[KSTAT_CPUTIME_USER] = 1000 + 600;
+	now[0].ns[KSTAT_CPUTIME_GUEST] = 500 + 200;
+	now[0].ns[KSTAT_CPUTIME_NICE] = 300;
+	now[0].ns[KSTAT_CPUTIME_GUEST_NICE] = 100;
+	now[0].ns[KSTAT_CPUTIME_SYSTEM] = 100;
+	make_sample(&b, then, 0, NULL, 0, NULL, 0, 1.0);
+	make_sample(&n, now, 0, NULL, 0, NULL, 0, 2.0);
+	if (sample_copy(&base, &b))
+		exit(1);
+	CHECK(cpu_shares(&now[0], &base.s, pct), "the total's shares");
+	for (f = 0; f < KSTAT_CPUTIME_NR; f++)
+		sum += pct[f];
+	CHECK(pct[KSTAT_CPUTIME_USER] == 40.0 && pct[KSTAT_CPUTIME_NICE] == 20.0 &&
+	      pct[KSTAT_CPUTIME_SYSTEM] == 10.0 && pct[KSTAT_CPUTIME_GUEST] == 20.0 &&
+	      pct[KSTAT_CPUTIME_GUEST_NICE] == 10.0,
+	      "usr %g nice %g sys %g guest %g gnice %g: want 40 20 10 20 10",
+	      pct[KSTAT_CPUTIME_USER], pct[KSTAT_CPUTIME_NICE],
+	      pct[KSTAT_CPUTIME_SYSTEM], pct[KSTAT_CPUTIME_GUEST],
+	      pct[KSTAT_CPUTIME_GUEST_NICE]);
+	CHECK(sum > 99.999 && sum < 100.001, "the shares add up to 100: %g", sum);
+	out = capture(cpus, &n, &base);
+	CHECK(strstr(out, "\"user_pct\":40.00") && strstr(out, "\"guest_pct\":20.00"),
+	      "JSON user_pct is mpstat's %%usr: %s", out);
+	free(out);
+
+	now[0].ns[KSTAT_CPUTIME_GUEST] = 500 + 700;	/* above user's 600 */
+	CHECK(cpu_shares(&now[0], &base.s, pct) && pct[KSTAT_CPUTIME_USER] == 0.0,
+	      "guest above user: %%usr 0, got %g", pct[KSTAT_CPUTIME_USER]);
+	sample_copy_free(&base);
+}
+
 int main(void)
 {
 	/* the baseline has no CPU row, only the total */
@@ -167,5 +217,6 @@ int main(void)
 	free(out);
 
 	sample_copy_free(&base);
+	test_mpstat_shares();
 	return unit_exit();
 }
