@@ -154,15 +154,42 @@ static int add_irq(struct kstat_delta *d, const struct kstat_irq *q,
 	return 0;
 }
 
+/*
+ * Do the per-CPU changes of the row just added add up to its total?  A
+ * descriptor freed and allocated again with the same identity restarts
+ * its counts: its total may still have grown, but a CPU whose count went
+ * back then shows as a wrap, some 4 billion, more than the total.
+ */
+static bool last_row_adds_up(const struct kstat_delta *d, size_t before)
+{
+	const struct kstat_irq *q;
+	uint64_t sum = 0;
+	uint32_t i;
+
+	if (!d->percpu || d->nr_irqs == before)
+		return true;
+	q = &d->irqs[d->nr_irqs - 1].q;
+	for (i = 0; i < q->nr_percpu; i++)
+		sum += q->percpu[i].count;
+	return sum == q->count;
+}
+
 /* One number in both samples: one "same" row, or "gone" and "new". */
 static int add_irq_pair(struct kstat_delta *d, const struct kstat_irq *qa,
 			const struct kstat_irq *qb)
 {
 	/* without descriptions, the number is all we know */
 	bool known = qa->has_meta && qb->has_meta;
+	size_t n = d->nr_irqs;
 
-	if ((!known || irq_same_identity(qa, qb)) && qa->count >= qb->count)
-		return add_irq(d, qa, qb, DELTA_SAME);
+	if ((!known || irq_same_identity(qa, qb)) && qa->count >= qb->count) {
+		if (add_irq(d, qa, qb, DELTA_SAME))
+			return -ENOMEM;
+		if (last_row_adds_up(d, n))
+			return 0;
+		d->nr_irqs--;	/* a restarted descriptor: not a change */
+		free((void *)d->irqs[d->nr_irqs].q.percpu);
+	}
 	if (add_irq(d, qb, NULL, DELTA_GONE))
 		return -ENOMEM;
 	return add_irq(d, qa, NULL, DELTA_NEW);

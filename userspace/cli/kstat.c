@@ -64,6 +64,7 @@ static const struct cmd commands[] = {
 	{ "config",	do_config,	"the default stream's settings and the limits" },
 	{ "stats",	do_stats,	"the sample producer's own counters" },
 	{ "export",	do_export,	"Prometheus metrics over HTTP or a textfile" },
+	{ "run",	do_run,		"run a command, show what changed while it ran" },
 	{ "help",	do_help,	NULL },
 	{ NULL, NULL, NULL }
 };

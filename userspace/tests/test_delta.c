@@ -25,12 +25,14 @@ static const char *const eth0[] = { "eth0" }, *const sim1[] = { "sim-1" },
 	.has_hwirq = 1, .hwirq = (hw), .actions = (act), .nr_actions = 1,     \
 	.has_meta = 1 }
 
-static struct kstat_sample sample(struct kstat_irq *irqs, size_t n)
+/* A sample of @n IRQs; with @percpu, their per-CPU lists are all. */
+static struct kstat_sample sample(struct kstat_irq *irqs, size_t n,
+				  bool percpu)
 {
 	return (struct kstat_sample){
 		.size = sizeof(struct kstat_sample), .sections = KSTAT_SECTION_IRQ,
 		.irqs = irqs, .nr_irqs = n, .irq_size = sizeof(struct kstat_irq),
-		.flags = KSTAT_F_PERCPU | KSTAT_F_META,
+		.flags = (percpu ? KSTAT_F_PERCPU : 0) | KSTAT_F_META,
 	};
 }
 
@@ -58,7 +60,7 @@ static void test_states(void)
 		IRQ(12, 7, "dummy", 2, sim2),
 		IRQ(13, 900, "ahci", 9, disk),	/* comes */
 	};
-	struct kstat_sample sb = sample(b, 3), sa = sample(a, 3);
+	struct kstat_sample sb = sample(b, 3, false), sa = sample(a, 3, false);
 	struct kstat_delta d;
 	const struct delta_irq *r;
 
@@ -87,7 +89,7 @@ static void test_reused(void)
 		IRQ(20, 12, "PCI-MSI", 3, eth0),	/* another device */
 		IRQ(21, 3, "dummy", 4, sim2),		/* same identity, reloaded */
 	};
-	struct kstat_sample sb = sample(b, 2), sa = sample(a, 2);
+	struct kstat_sample sb = sample(b, 2, false), sa = sample(a, 2, false);
 	struct kstat_delta d;
 	const struct delta_irq *g, *n;
 	size_t i;
@@ -109,6 +111,31 @@ static void test_reused(void)
 	delta_free(&d);
 }
 
+/*
+ * The same identity, freed and allocated again, its total grown past the
+ * old one: the per-CPU counts do not add up to the total's change.
+ */
+static void test_restarted(void)
+{
+	const struct kstat_cpu_count pb[] = { { 0, 50 } }, pa[] = { { 1, 60 } };
+	struct kstat_irq b[] = { IRQ(40, 50, "dummy", 6, sim1) };
+	struct kstat_irq a[] = { IRQ(40, 60, "dummy", 6, sim1) };
+	struct kstat_sample sb, sa;
+	struct kstat_delta d;
+
+	b[0].percpu = pb;
+	b[0].nr_percpu = 1;
+	a[0].percpu = pa;
+	a[0].nr_percpu = 1;
+	sb = sample(b, 1, true);
+	sa = sample(a, 1, true);
+	CHECK(!delta_compute(&d, &sb, &sa, 2), "delta of a restarted IRQ");
+	CHECK(d.nr_irqs == 2 && find(&d, 40, DELTA_GONE) &&
+	      find(&d, 40, DELTA_NEW) && find(&d, 40, DELTA_NEW)->q.count == 60,
+	      "restarted with a higher total: gone and new (60), not 10");
+	delta_free(&d);
+}
+
 /* per-CPU 32-bit counters wrap: subtract modulo 2^32 */
 static void test_wrap(void)
 {
@@ -124,8 +151,8 @@ static void test_wrap(void)
 	b[0].nr_percpu = 2;
 	a[0].percpu = pa;
 	a[0].nr_percpu = 3;
-	sb = sample(b, 1);
-	sa = sample(a, 1);
+	sb = sample(b, 1, true);
+	sa = sample(a, 1, true);
 	CHECK(!delta_compute(&d, &sb, &sa, 4), "delta across a wrap");
 	r = find(&d, 30, DELTA_SAME);
 	CHECK(r && r->q.count == 15, "64-bit total: 15");
@@ -198,7 +225,7 @@ static void test_json(void)
 {
 	struct kstat_irq b[] = { IRQ(11, 5, "dummy", 1, sim1) };
 	struct kstat_irq a[] = { IRQ(13, 9, "dummy", 2, sim2) };
-	struct kstat_sample sb = sample(b, 1), sa = sample(a, 1);
+	struct kstat_sample sb = sample(b, 1, true), sa = sample(a, 1, true);
 	struct kstat_delta d;
 	char *buf = NULL;
 	size_t len = 0;
@@ -231,6 +258,7 @@ int main(void)
 	test_states();
 	test_reused();
 	test_wrap();
+	test_restarted();
 	test_other_sections();
 	test_json();
 	return unit_exit();
