@@ -65,6 +65,7 @@ static const struct cmd commands[] = {
 	{ "stats",	do_stats,	"the sample producer's own counters" },
 	{ "export",	do_export,	"Prometheus metrics over HTTP or a textfile" },
 	{ "run",	do_run,		"run a command, show what changed while it ran" },
+	{ "compare",	do_compare,	"counters of two sets of runs: mean, spread, change" },
 	{ "help",	do_help,	NULL },
 	{ NULL, NULL, NULL }
 };
