@@ -269,8 +269,7 @@ void print_irq_header(const struct irq_cols *w)
 	print_nl();
 }
 
-/* chip, hwirq, type, actions; all null / none without @l. */
-static void print_irq_labels(const struct kstat_irq *l,
+void print_irq_labels(const struct kstat_irq *l,
 			     const struct irq_cols *w)
 {
 	enum output_type dt = w->detail ? w->t : PRINT_JSON;

@@ -106,6 +106,11 @@ void irq_cols_json(struct irq_cols *w, const struct kstat_sample *s);
 
 void print_irq_header(const struct irq_cols *w);
 /*
+ * An IRQ's labels alone, inside its object: chip, hwirq, type, actions;
+ * all null / none without @l (a recording's identity lines).
+ */
+void print_irq_labels(const struct kstat_irq *l, const struct irq_cols *w);
+/*
  * One IRQ: counts from @q, labels (chip, hwirq, type, actions) from
  * @label (NULL: unknown, printed as null / none), @rate per second.
  */
