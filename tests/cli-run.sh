@@ -77,3 +77,30 @@ assert_eq 0 "$(jq '[.irq[] | select(.count != null and .count < 0)] | length' <<
 	"negative counts"
 assert_eq 0 "$(sim_rows "$j" '[.[] | select(.state == "same" and .count > 0)] | length')" \
 	"synthetic IRQs shown as the same IRQ with a count"
+
+t_log "-o FILE with interval 250: the samples in between are recorded"
+f=$TMPDIR/run.jsonl
+a=$(irqsim_irq 3)
+"$KSTAT" -j run percpu interval 250 -o "$f" -- sh -c "echo '3 0 100' > $fire; sleep 2;
+	echo '3 0 50' > $fire" > "$TMPDIR/out"
+assert_eq '1 250 "sh"' "$(head -1 "$f" | jq -r '"\(.kstat_record) \(.interval_ms) \(.command[0] | tojson)"')" \
+	"header: version, interval, command"
+n=$(jq -s '[.[] | select(.seq != null)] | length' "$f")
+((n >= 4)) || t_fail "$n samples recorded: want before, at least two in between, after"
+t_log "$n samples recorded"
+assert_eq true "$(jq -s '[.[] | select(.seq != null) | .timestamp_ns] | . == sort' "$f")" \
+	"sample timestamps ascend"
+assert_eq "$(jq .start_ns "$TMPDIR/out") $(jq .end_ns "$TMPDIR/out")" \
+	"$(jq -s -r '[.[] | select(.seq != null)] | "\(first.timestamp_ns) \(last.timestamp_ns)"' "$f")" \
+	"first and last samples are the run's readings"
+assert_eq 150 "$(jq -s "[.[] | select(.seq != null)] |
+	(last.irq[] | select(.irq == $a) | .count) - (first.irq[] | select(.irq == $a) | .count)" "$f")" \
+	"IRQ $a's count from the first sample to the last"
+assert_eq '0 null' "$(jq -r 'select(.end) | "\(.end.status) \(.end.signal)"' "$f")" "end line"
+
+t_log "-o FILE without interval: the two readings"
+assert_exit 3 "$KSTAT" run sections irq -o "$f" -- sh -c 'exit 3'
+assert_eq 'null 2 3' "$(jq -s -r '"\(.[0].interval_ms) \([.[] | select(.seq != null)] | length) \(.[-1].end.status)"' "$f")" \
+	"header without interval, two samples, end status"
+assert_exit 1 "$KSTAT" run -o /nonexistent/dir/file -- true
+assert_match '^kstat: cannot create "/nonexistent/dir/file"' "$T_ERR" "unwritable -o FILE"

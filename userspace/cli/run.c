@@ -24,8 +24,10 @@
 #include <unistd.h>
 
 #include "delta.h"
+#include "irqlabels.h"
 #include "kstat.h"
 #include "print.h"
+#include "recording.h"
 
 static const char run_usage[] =
 	"Usage: kstat run [ sections SECTION[,SECTION...] ] [ percpu ]\n"
@@ -76,6 +78,12 @@ struct run {
 	char **cmd;			/* NULL-terminated */
 	pid_t pid;
 	int wstatus;
+	/* with -o */
+	struct recording rec;
+	bool recording;
+	struct kstat_sub *sub;		/* with interval, while CMD runs */
+	bool joined;			/* the subscription's first sample came */
+	bool rec_failed;		/* kstat failed, CMD went on */
 };
 
 /* ---- the command line ---- */
@@ -119,8 +127,6 @@ static int run_parse(int argc, char **argv, struct run *r)
 	}
 	if (a >= argc || a + 1 >= argc)
 		return usage_err("run", "no command given (kstat run ... -- CMD [ARGS...])");
-	if (r->out)	/* comes with the recording writer (wip-rec) */
-		return usage_err("run", "-o is not built yet");
 	if (r->interval_ns && !r->out)
 		return usage_err("run", "interval records the samples in between: "
 				 "add -o FILE");
@@ -142,6 +148,127 @@ static int run_get(struct kstat_handle *h, const struct run *r,
 	if (kstat_get(h, &q, s))
 		return kernel_err("cannot read the counters");
 	return EXIT_OK;
+}
+
+/* ---- the recording (-o) ---- */
+
+/* The IRQs' identity, for the recording's identity lines. */
+static int read_identity(struct kstat_sample **out)
+{
+	struct irq_labels l = { NULL };
+
+	if (irq_labels_load(&l))
+		return -1;
+	*out = l.s;
+	return 0;
+}
+
+/*
+ * The subscription's samples go to the recording, but for its first,
+ * the state on joining, read just after the reading before: that one is
+ * already there.  After a module reload the library reads the state
+ * again (from_get too): that one stays, the base of the counts after it.
+ */
+static void rec_on_sample(const struct kstat_sample *s, void *arg)
+{
+	struct run *r = arg;
+
+	if (!r->joined) {
+		r->joined = true;
+		if (s->from_get)
+			return;
+	}
+	recording_sample(&r->rec, s);
+}
+
+static void rec_on_lost(uint64_t lost, enum kstat_lost_reason why, void *arg)
+{
+	struct run *r = arg;
+
+	recording_lost(&r->rec, lost, why);
+}
+
+static void rec_on_family(int present, void *arg)
+{
+	struct run *r = arg;
+
+	recording_family(&r->rec, present);
+}
+
+static const struct kstat_sub_ops rec_ops = {
+	.sample = rec_on_sample,
+	.lost = rec_on_lost,
+	.family = rec_on_family,
+};
+
+/* The header, the reading before, and with interval the subscription. */
+static int rec_start(struct run *r, const struct kstat_sample *before)
+{
+	struct kstat_sub_opts so = KSTAT_SUB_OPTS_INIT;
+	struct recording_header hdr = {
+		.interval_ms = (uint32_t)(r->interval_ns / MSEC_NS),
+		.sections = r->sections, .percpu = r->percpu, .command = r->cmd,
+	};
+
+	if (recording_open(&r->rec, r->out, read_identity))
+		return EXIT_FAIL;
+	r->recording = true;
+	recording_header(&r->rec, &hdr);
+	recording_sample(&r->rec, before);
+	if (!r->interval_ns)
+		return EXIT_OK;
+	sub_own_at(&so, r->interval_ns, r->sections, r->percpu);
+	if (kstat_subscribe(&rec_ops, &so, r, &r->sub)) {
+		kstat_err("%s", kstat_open_error());
+		r->sub = NULL;
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+/*
+ * The subscription's fd is readable: its samples to the file.  A failed
+ * subscription ends the samples in between, not the command: kstat
+ * fails after the command ended.
+ */
+static void rec_dispatch(struct run *r)
+{
+	int err = kstat_sub_dispatch(r->sub);
+
+	if (err >= 0)
+		return;
+	kstat_err("%s: the samples in between end here",
+		  kstat_sub_last_error(r->sub));
+	kstat_unsubscribe(r->sub);
+	r->sub = NULL;
+	r->rec_failed = true;
+}
+
+/*
+ * The reading after and the end line; close the file.  @after NULL: the
+ * run failed, and a file this run created is removed.  A failure sets
+ * rec_failed: kstat still prints what it read, then fails.
+ */
+static void rec_finish(struct run *r, const struct kstat_sample *after)
+{
+	struct recording_status st = {
+		.ran = after != NULL, .exited = WIFEXITED(r->wstatus),
+		.code = WIFEXITED(r->wstatus) ? WEXITSTATUS(r->wstatus) :
+						WTERMSIG(r->wstatus),
+	};
+
+	if (r->sub)
+		kstat_unsubscribe(r->sub);
+	r->sub = NULL;
+	if (!r->recording)
+		return;
+	r->recording = false;
+	if (after) {
+		recording_sample(&r->rec, after);
+		recording_end(&r->rec, &st);
+	}
+	if (recording_close(&r->rec, !after))
+		r->rec_failed = true;
 }
 
 /* ---- the command ---- */
@@ -244,23 +371,28 @@ static bool reap(struct run *r)
 }
 
 /*
- * Wait for the command, passing signals on; with @rec, record the
+ * Wait for the command, passing signals on; with interval, record the
  * subscription's samples meanwhile.  EXIT_OK when it ended.
  */
 static int wait_cmd(struct run *r, int sigfd)
 {
 	struct signalfd_siginfo si;
-	struct pollfd pfd[1];
+	struct pollfd pfd[2];
 	nfds_t n;
 	ssize_t len;
 
 	while (!reap(r)) {
 		pfd[0] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
 		n = 1;
+		if (r->sub)
+			pfd[n++] = (struct pollfd){ .fd = kstat_sub_fd(r->sub),
+						    .events = POLLIN };
 		if (poll(pfd, n, -1) < 0 && errno != EINTR) {
 			kstat_err("poll: %s", strerror(errno));
 			return EXIT_FAIL;
 		}
+		if (n > 1 && pfd[1].revents)
+			rec_dispatch(r);
 		if (!(pfd[0].revents & POLLIN))
 			continue;
 		len = read(sigfd, &si, sizeof(si));
@@ -299,6 +431,8 @@ static void print_run(const struct run *r, const struct kstat_delta *d)
 
 	if (uname(&u))
 		memset(&u, 0, sizeof(u));
+	/* the recording's lines ended the command's JSON: start it again */
+	new_json_obj(opts.json, opts.pretty);
 	open_json_object(NULL);
 	print_command(r->cmd);
 	if (killed) {
@@ -346,12 +480,15 @@ static int run_between(struct run *r, struct kstat_handle *h,
 		goto out;
 	}
 	ret = run_get(h, r, before);
+	if (!ret && r->out)
+		ret = rec_start(r, *before);
 	if (!ret)
 		ret = start_cmd(r, &orig);
 	if (!ret)
 		ret = wait_cmd(r, sigfd);
 	if (!ret)
 		ret = run_get(h, r, after);
+	rec_finish(r, ret ? NULL : *after);
 	close(sigfd);
 out:
 	sigprocmask(SIG_SETMASK, &orig, NULL);
@@ -382,7 +519,7 @@ static int run_cmd(int argc, char **argv)
 	} else if (!ret) {
 		print_run(&r, &d);
 		delta_free(&d);
-		ret = shell_status(r.wstatus);
+		ret = r.rec_failed ? EXIT_FAIL : shell_status(r.wstatus);
 	}
 	kstat_sample_free(before);
 	kstat_sample_free(after);
