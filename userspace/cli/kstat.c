@@ -64,6 +64,7 @@ static const struct cmd commands[] = {
 	{ "config",	do_config,	"the default stream's settings and the limits" },
 	{ "stats",	do_stats,	"the sample producer's own counters" },
 	{ "export",	do_export,	"Prometheus metrics over HTTP or a textfile" },
+	{ "report",	do_report,	"a recording read back: a summary, LKP's names, /proc text" },
 	{ "help",	do_help,	NULL },
 	{ NULL, NULL, NULL }
 };
