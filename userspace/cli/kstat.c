@@ -67,6 +67,7 @@ static const struct cmd commands[] = {
 	{ "export",	do_export,	"Prometheus metrics over HTTP or a textfile" },
 	{ "run",	do_run,		"run a command, show what changed while it ran" },
 	{ "compare",	do_compare,	"counters of two sets of runs: mean, spread, change" },
+	{ "report",	do_report,	"a recording read back: a summary, LKP's names, /proc text" },
 	{ "help",	do_help,	NULL },
 	{ NULL, NULL, NULL }
 };

@@ -94,6 +94,7 @@ int do_stats(int argc, char **argv);
 int do_export(int argc, char **argv);
 int do_run(int argc, char **argv);
 int do_compare(int argc, char **argv);
+int do_report(int argc, char **argv);
 
 /* subscribe.c: run a subscription until *done, a signal or an error. */
 struct pollfd;

@@ -566,6 +566,8 @@ static int read_header(struct rec_reader *r, json_object *o)
 	if (!get_u64(o, "nr_cpus", &u) || u > UINT32_MAX)
 		return fail(r, -EINVAL, "bad header: no \"nr_cpus\"");
 	b->h.nr_cpus = (uint32_t)u;
+	if (get_u64(o, "nr_irqs", &u) && u <= UINT32_MAX)
+		b->h.kernel_nr_irqs = (uint32_t)u;
 	v = key(o, "realtime_offset_ns");
 	b->h.realtime_offset_ns = is_int(v) ? json_object_get_int64(v) : 0;
 	if (get_u64(o, "interval_ms", &u))
@@ -659,6 +661,7 @@ static int read_sample(struct rec_reader *r, json_object *o,
 	if (get_u64(o, "generation", &u))
 		s->s.generation = (uint32_t)u;
 	s->s.from_get = get_bool(o, "from_get");
+	s->s.kernel_nr_irqs = r->hdr->h.kernel_nr_irqs;
 	why = build_sample(s, o, r->hdr->h.nr_cpus);
 	if (why)
 		return fail(r, strcmp(why, "out of memory") ? -EINVAL : -ENOMEM,
@@ -791,8 +794,10 @@ static json_object *parse_object(const char *buf, size_t len, const char **why)
 	}
 	o = json_tokener_parse_ex(tok, buf, (int)len);
 	if (!o || tok->char_offset < (int)len) {
-		*why = json_tokener_get_error(tok) != json_tokener_success ?
-		       json_tokener_error_desc(json_tokener_get_error(tok)) :
+		enum json_tokener_error e = json_tokener_get_error(tok);
+
+		*why = e == json_tokener_continue ? "it ends inside a value" :
+		       e != json_tokener_success ? json_tokener_error_desc(e) :
 		       "not one JSON value";
 		json_object_put(o);
 		o = NULL;

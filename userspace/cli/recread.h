@@ -33,8 +33,8 @@
  * - the online bitmap: the CPUs of the sample's per-CPU "cpu" rows, or
  *   when it has none, every CPU id below the header's nr_cpus (a
  *   recording does not say which CPUs were offline otherwise);
- * - cpu_total, intr_sum; not kernel_nr_irqs (0: the recording does not
- *   carry it) nor arch_unread.
+ * - cpu_total, intr_sum; kernel_nr_irqs from the header's "nr_irqs"
+ *   (0 without: format version 1 does not require it); no arch_unread.
  * A sample lives until the next rec_next() unless taken with
  * rec_sample_take(), then until rec_sample_free(): a compare keeps the
  * first and last sample of each segment that way.
@@ -66,6 +66,7 @@ struct rec_header {
 	unsigned long line;		/* its line in the file */
 	const char *tool, *host, *kernel, *machine;	/* NULL if absent */
 	uint32_t nr_cpus;		/* the span of per-CPU arrays */
+	uint32_t kernel_nr_irqs;	/* "nr_irqs", the kernel's; 0 absent */
 	int64_t realtime_offset_ns;	/* wall clock = timestamp_ns + this */
 	int64_t interval_ms;		/* -1: null (run without interval) */
 	uint32_t sections;		/* KSTAT_SECTION_* */
