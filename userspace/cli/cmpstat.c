@@ -2,7 +2,6 @@
 /*
  * kstat compare's arithmetic; see compare.h.
  */
-#define _GNU_SOURCE		/* asprintf */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -42,22 +41,34 @@ static void underscore_blanks(char *p)
 			*p = '_';
 }
 
+/*
+ * The words /proc/interrupts prints after an IRQ's counts (procfmt.c's
+ * proc_print_irq_desc(): chip, hwirq and "-flow" in one word, actions
+ * joined by ", "), joined by "_" as LKP's parse step joins them.
+ */
 char *cmp_irq_desc(const struct kstat_irq *q)
 {
-	char *acts = irq_actions_join(q, "_"), *out = NULL;
-	char hw[32] = "";
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&buf, &len);
 
-	if (!acts)
+	if (!f)
 		return NULL;
+	fputs(q->chip ? q->chip : "None", f);
+	if (q->has_hwirq || (q->name && *q->name))
+		fputc('_', f);
 	if (q->has_hwirq)
-		snprintf(hw, sizeof(hw), "%llu-", (unsigned long long)q->hwirq);
-	if (asprintf(&out, "%s_%s%s%s%s", q->chip ? q->chip : "-", hw,
-		     irq_type(q), *acts ? "_" : "", acts) < 0)
-		out = NULL;
-	free(acts);
-	if (out)
-		underscore_blanks(out);
-	return out;
+		fprintf(f, "%llu", (unsigned long long)q->hwirq);
+	if (q->name && *q->name)
+		fprintf(f, "-%s", q->name);
+	for (i = 0; i < q->nr_actions; i++)
+		fprintf(f, i ? ",_%s" : "_%s", q->actions[i]);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	underscore_blanks(buf);
+	return buf;
 }
 
 /* @base and each CPU's count of @pc under "<prefix>[CPU<n>.]<base>". */

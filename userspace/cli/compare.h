@@ -60,8 +60,8 @@ void cmp_add(struct cmp_set *s, unsigned int side, const char *name,
  * The counters of a delta, as a sample (or the sample of a kstat -j run
  * output) into the current run of @side: names after LKP's, with the
  * IRQ's number left out (IRQs are matched by identity):
- *   interrupts.<chip>_<hwirq>-<type>_<actions>   (per-IRQ total)
- *   interrupts.CPU<n>.<chip>_<hwirq>-<type>_<actions>
+ *   interrupts.<desc>       (per-IRQ total; desc of cmp_irq_desc())
+ *   interrupts.CPU<n>.<desc>
  *   interrupts.LOC:Local_timer_interrupts, interrupts.CPU<n>.LOC:...
  *   softirqs.TIMER, softirqs.CPU<n>.TIMER
  *   cputime.user, cputime.CPU<n>.user (nanoseconds)
@@ -81,7 +81,11 @@ void cmp_add_delta(struct cmp_set *s, unsigned int side,
 long cmp_rows(struct cmp_set *s, double threshold, struct cmp_row **rows);
 void cmp_set_free(struct cmp_set *s);
 
-/* The LKP-style description of an IRQ: "PCI-MSI_524288-edge_eth0". */
+/*
+ * The LKP-style description of an IRQ (malloc'd), the words of its
+ * /proc/interrupts line joined by "_": "PCI-MSI_524288-edge_eth0,_eth1",
+ * "dummy_-kstat-sim_kstat-sim-3" (no hwirq).  NULL: out of memory.
+ */
 char *cmp_irq_desc(const struct kstat_irq *q);
 
 #endif /* KSTAT_CLI_COMPARE_H */

@@ -123,8 +123,8 @@ static void test_names(void)
 	cmp_run_begin(&s, CMP_B);
 	n = cmp_rows(&s, 0, &r);
 	CHECK(n == 5, "5 counters, none for the gone IRQ (%ld)", n);
-	CHECK(row(r, n, "interrupts.PCI-MSI_524288-edge_eth0_eth0-rx") &&
-	      row(r, n, "interrupts.CPU3.PCI-MSI_524288-edge_eth0_eth0-rx"),
+	CHECK(row(r, n, "interrupts.PCI-MSI_524288-edge_eth0,_eth0-rx") &&
+	      row(r, n, "interrupts.CPU3.PCI-MSI_524288-edge_eth0,_eth0-rx"),
 	      "IRQ total and per CPU, by identity");
 	CHECK(row(r, n, "interrupts.LOC:Local_timer_interrupts"), "arch row");
 	CHECK(row(r, n, "softirqs.TIMER"), "softirq");
@@ -134,8 +134,28 @@ static void test_names(void)
 	cmp_set_free(&s);
 }
 
+/* the words of /proc/interrupts' lines, as LKP joins them */
+static void test_desc(void)
+{
+	static const char *const timer[] = { "timer" }, *const sim[] = { "kstat-sim-3" };
+	const struct kstat_irq io = { .chip = "IO-APIC", .has_hwirq = 1, .hwirq = 2,
+				      .name = "edge", .actions = timer, .nr_actions = 1 };
+	const struct kstat_irq dummy = { .chip = "dummy", .name = "kstat-sim",
+					 .actions = sim, .nr_actions = 1 };
+	const struct kstat_irq bare = { .irq = 7 };
+	char *a = cmp_irq_desc(&io), *b = cmp_irq_desc(&dummy), *c = cmp_irq_desc(&bare);
+
+	CHECK(a && !strcmp(a, "IO-APIC_2-edge_timer"), "with hwirq: %s", a);
+	CHECK(b && !strcmp(b, "dummy_-kstat-sim_kstat-sim-3"), "without hwirq: %s", b);
+	CHECK(c && !strcmp(c, "None"), "no chip, nothing else: %s", c);
+	free(a);
+	free(b);
+	free(c);
+}
+
 int main(void)
 {
+	test_desc();
 	test_stats();
 	test_names();
 	return unit_exit();
