@@ -297,7 +297,7 @@ child_exec(char **cmd, const sigset_t *orig, int errfd)
 	execvp(cmd[0], cmd);
 	err = errno;
 	if (write(errfd, &err, sizeof(err)) < 0)
-		_exit(127);
+		err = 0;	/* the parent sees the status 127 alone */
 	_exit(127);
 }
 
