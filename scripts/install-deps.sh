@@ -58,6 +58,7 @@ PACKAGES=(
 	bash-completion
 	libncurses-dev			# kstat top
 	libsmartcols-dev		# ... its tables (pkg-config smartcols)
+	libjson-c-dev			# kstat report, compare: reading recordings (pkg-config json-c)
 	tmux				# tests/top.sh drives kstat top in a pane
 	abigail-tools			# abidw/abidiff: the libkstat ABI check
 	file				# run-guest.sh reads kernel image versions

@@ -19,6 +19,7 @@
 
 #include "kstat.h"
 #include "print.h"
+#include "procfmt.h"
 
 #define NSEC_PER_SEC 1000000000ULL
 
@@ -192,8 +193,7 @@ static const char interrupts_usage[] =
 	"shows the PLT, HYP, HRE and HVS rows only when their vector is in use;\n"
 	"kstat cannot tell, and shows them once they count something.\n";
 
-/* Width of the first column, as show_interrupts() computes it. */
-static int interrupts_prec(uint32_t nr_irqs)
+int proc_interrupts_prec(uint32_t nr_irqs)
 {
 	uint64_t j = 1000;
 	int prec = 3;
@@ -232,22 +232,27 @@ static void print_online_counts(const struct kstat_sample *s,
 		printf("%10u ", kstat_percpu_at(v, nr, cpu));
 }
 
-static void print_interrupts_irq(const struct kstat_sample *s,
-				 const struct kstat_irq *q, int prec)
+void proc_print_irq_desc(FILE *f, const struct kstat_irq *q, int prec)
 {
 	size_t i;
 
+	fprintf(f, " %8s", q->chip ? q->chip : "None");
+	if (q->has_hwirq)
+		fprintf(f, " %*" PRIu64, prec, q->hwirq);
+	else
+		fprintf(f, " %*s", prec, "");
+	if (q->name && *q->name)
+		fprintf(f, "-%-8s", q->name);
+	for (i = 0; i < q->nr_actions; i++)
+		fprintf(f, i ? ", %s" : "  %s", q->actions[i]);
+}
+
+static void print_interrupts_irq(const struct kstat_sample *s,
+				 const struct kstat_irq *q, int prec)
+{
 	printf("%*u: ", prec, q->irq);
 	print_online_counts(s, q->percpu, q->nr_percpu);
-	printf(" %8s", q->chip ? q->chip : "None");
-	if (q->has_hwirq)
-		printf(" %*" PRIu64, prec, q->hwirq);
-	else
-		printf(" %*s", prec, "");
-	if (q->name && *q->name)
-		printf("-%-8s", q->name);
-	for (i = 0; i < q->nr_actions; i++)
-		printf(i ? ", %s" : "  %s", q->actions[i]);
+	proc_print_irq_desc(stdout, q, prec);
 	putchar('\n');
 }
 
@@ -257,8 +262,7 @@ static void print_interrupts_irq(const struct kstat_sample *s,
  * never counts: leave those rows out while they are zero everywhere, which
  * matches /proc except for a vector in use that has not fired yet.
  */
-static bool interrupts_arch_shown(const struct kstat_sample *s,
-				  const struct kstat_arch *r)
+bool proc_arch_shown(const struct kstat_sample *s, const struct kstat_arch *r)
 {
 	static const char *const conditional[] = { "PLT", "HYP", "HRE", "HVS" };
 	size_t i;
@@ -282,13 +286,33 @@ static void print_interrupts_arch(const struct kstat_sample *s,
 	printf("  %s\n", r->desc);
 }
 
+bool proc_irq_shown(const struct kstat_sample *s, const struct kstat_irq *q)
+{
+	/* as the kernel: an IRQ with an action or a count on an online CPU */
+	return q->nr_actions || counts_online(s, q->percpu, q->nr_percpu);
+}
+
+void proc_print_interrupts(const struct kstat_sample *s, int prec)
+{
+	unsigned int cpu;
+	size_t i;
+
+	printf("%*s", prec + 8, "");
+	for_each_online(cpu, s)
+		printf("CPU%-8u", cpu);
+	putchar('\n');
+	for (i = 0; i < s->nr_irqs; i++)
+		if (proc_irq_shown(s, kstat_sample_irq(s, i)))
+			print_interrupts_irq(s, kstat_sample_irq(s, i), prec);
+	for (i = 0; i < s->nr_arch; i++)
+		if (proc_arch_shown(s, kstat_sample_arch(s, i)))
+			print_interrupts_arch(s, kstat_sample_arch(s, i), prec);
+}
+
 static int interrupts_show(int argc, char **argv)
 {
-	const struct kstat_irq *q;
-	unsigned int cpu;
 	struct kstat_sample *s;
-	size_t i;
-	int ret, prec;
+	int ret;
 
 	if (argc)
 		return usage_err("interrupts", "unexpected argument \"%s\"",
@@ -299,20 +323,7 @@ static int interrupts_show(int argc, char **argv)
 	if (ret)
 		return ret;
 
-	prec = interrupts_prec(s->kernel_nr_irqs);
-	printf("%*s", prec + 8, "");
-	for_each_online(cpu, s)
-		printf("CPU%-8u", cpu);
-	putchar('\n');
-	/* as the kernel: an IRQ with an action or a count on an online CPU */
-	for (i = 0; i < s->nr_irqs; i++) {
-		q = kstat_sample_irq(s, i);
-		if (q->nr_actions || counts_online(s, q->percpu, q->nr_percpu))
-			print_interrupts_irq(s, q, prec);
-	}
-	for (i = 0; i < s->nr_arch; i++)
-		if (interrupts_arch_shown(s, kstat_sample_arch(s, i)))
-			print_interrupts_arch(s, kstat_sample_arch(s, i), prec);
+	proc_print_interrupts(s, proc_interrupts_prec(s->kernel_nr_irqs));
 	note_arch_unread(s);
 	kstat_sample_free(s);
 	return EXIT_OK;
@@ -343,12 +354,28 @@ static const char softirqs_usage[] =
 	"\n"
 	"/proc/softirqs in its exact format: one column per possible CPU.\n";
 
-static int softirqs_show(int argc, char **argv)
+void proc_print_softirqs(const struct kstat_sample *s, uint32_t nr_cpus)
 {
 	const struct kstat_softirq *v;
-	struct kstat_sample *s;
-	uint32_t c, nr_cpus;
+	uint32_t c;
 	size_t i;
+
+	printf("%20s", "");
+	for (c = 0; c < nr_cpus; c++)
+		printf("CPU%-8u", c);
+	putchar('\n');
+	for (i = 0; i < s->nr_softirqs; i++) {
+		v = kstat_sample_softirq(s, i);
+		printf("%12s:", v->name);
+		for (c = 0; c < nr_cpus; c++)
+			printf(" %10u", kstat_percpu_at(v->percpu, v->nr_percpu, c));
+		putchar('\n');
+	}
+}
+
+static int softirqs_show(int argc, char **argv)
+{
+	struct kstat_sample *s;
 	int ret;
 
 	if (argc)
@@ -361,18 +388,7 @@ static int softirqs_show(int argc, char **argv)
 		return ret;
 
 	/* a column per possible CPU */
-	nr_cpus = sample_cpu_span(s);
-	printf("%20s", "");
-	for (c = 0; c < nr_cpus; c++)
-		printf("CPU%-8u", c);
-	putchar('\n');
-	for (i = 0; i < s->nr_softirqs; i++) {
-		v = kstat_sample_softirq(s, i);
-		printf("%12s:", v->name);
-		for (c = 0; c < nr_cpus; c++)
-			printf(" %10u", kstat_percpu_at(v->percpu, v->nr_percpu, c));
-		putchar('\n');
-	}
+	proc_print_softirqs(s, sample_cpu_span(s));
 	kstat_sample_free(s);
 	return EXIT_OK;
 }
