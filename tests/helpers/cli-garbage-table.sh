@@ -96,11 +96,31 @@ cli_garbage_usage() {
 	((${#objects[@]} >= 10)) || garbage_fail "kstat help lists only ${#objects[@]} objects"
 	for o in "${objects[@]}"; do
 		expect 2 "$o" help extra
+		expect 2 "$o" ''
+		# report's first word is a FILE, which any other word can name.
+		[[ $o == report ]] && continue
 		expect 2 "$o" nosuchcommand
 		expect 2 "$o" "$G_LONG"
 		expect 2 "$o" "$G_BIN"
-		expect 2 "$o" ''
 	done
+	# report: its words after FILE, judged before FILE is opened; a FILE
+	# that is not there is a runtime error.
+	for w in nosuch format sections -- "$G_BIN"; do
+		expect 2 report "$G_TMP/none.jsonl" "$w"
+	done
+	for v in '' xml "$G_BIN" "$G_LONG"; do
+		expect 2 report "$G_TMP/none.jsonl" format "$v"
+	done
+	for v in '' cpu all none irq,cpu "$G_BIN"; do
+		expect 2 report "$G_TMP/none.jsonl" format lkp sections "$v"
+	done
+	expect 2 report "$G_TMP/none.jsonl" sections irq
+	expect 2 report "$G_TMP/none.jsonl" format proc format
+	expect 2 -j report "$G_TMP/none.jsonl" format lkp
+	expect 2 -j report "$G_TMP/none.jsonl" format proc
+	expect 1 report "$G_TMP/none.jsonl"
+	expect 1 report "$G_BIN"
+	expect 1 report "$G_LONG"
 
 	# Numbers: CPU ids, IRQ numbers and ranges.
 	for n in -1 +1 ' 1' '1 ' 1x 0x 0x1 abc '' 4294967296 18446744073709551616 \

@@ -866,7 +866,7 @@ static int report_run(int argc, char **argv)
 	struct rec_reader *r;
 	int ret;
 
-	if (!argc)
+	if (!argc || !*argv[0])
 		return usage_err("report", "which recording? (kstat report FILE)");
 	rp.file = argv[0];
 	ret = report_args(&rp, argc, argv);
