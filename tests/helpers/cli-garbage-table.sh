@@ -97,8 +97,9 @@ cli_garbage_usage() {
 	for o in "${objects[@]}"; do
 		expect 2 "$o" help extra
 		expect 2 "$o" ''
-		# report's first word is a FILE, which any other word can name.
-		[[ $o == report ]] && continue
+		# record's and report's first word is a FILE, which any other
+		# word can name.
+		[[ $o == record || $o == report ]] && continue
 		expect 2 "$o" nosuchcommand
 		expect 2 "$o" "$G_LONG"
 		expect 2 "$o" "$G_BIN"
@@ -121,6 +122,21 @@ cli_garbage_usage() {
 	expect 1 report "$G_TMP/none.jsonl"
 	expect 1 report "$G_BIN"
 	expect 1 report "$G_LONG"
+	# record: its words after FILE (a usage error creates no file).
+	for w in nosuch count interval sections percpu --; do
+		expect 2 record "$G_TMP/rec" "$w"
+	done
+	for v in 0 -1 4294967296 "$G_LONGNUM" x ''; do
+		expect 2 record "$G_TMP/rec" count "$v"
+	done
+	expect 2 record "$G_TMP/rec" interval 2.5
+	expect 2 record "$G_TMP/rec" interval 4294967296
+	expect 2 record "$G_TMP/rec" percpu maybe
+	expect 2 record "$G_TMP/rec" sections none
+	expect 2 record "$G_TMP/rec" sections "$G_BIN"
+	expect 2 record - -- true
+	expect 2 record "$G_TMP/rec" count 1 count
+	[[ -e $G_TMP/rec ]] && garbage_fail "record: a usage error created FILE"
 
 	# Numbers: CPU ids, IRQ numbers and ranges.
 	for n in -1 +1 ' 1' '1 ' 1x 0x 0x1 abc '' 4294967296 18446744073709551616 \

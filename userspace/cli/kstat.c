@@ -61,10 +61,13 @@ static const struct cmd commands[] = {
 	{ "watch",	do_watch,	"live rates from the kernel's samples" },
 	{ "top",	do_top,		"a full-screen view of CPU, softirq and IRQ rates" },
 	{ "monitor",	do_monitor,	"every sample as it arrives" },
+	{ "record",	do_record,	"write the samples to a file (JSON Lines)" },
 	{ "config",	do_config,	"the default stream's settings and the limits" },
 	{ "stats",	do_stats,	"the sample producer's own counters" },
 	{ "export",	do_export,	"Prometheus metrics over HTTP or a textfile" },
 	{ "report",	do_report,	"a recording read back: a summary, LKP's names, /proc text" },
+	{ "run",	do_run,		"run a command, show what changed while it ran" },
+	{ "compare",	do_compare,	"counters of two sets of runs: mean, spread, change" },
 	{ "help",	do_help,	NULL },
 	{ NULL, NULL, NULL }
 };

@@ -88,10 +88,13 @@ int do_softirqs(int argc, char **argv);
 int do_watch(int argc, char **argv);
 int do_top(int argc, char **argv);
 int do_monitor(int argc, char **argv);
+int do_record(int argc, char **argv);
 int do_config(int argc, char **argv);
 int do_stats(int argc, char **argv);
 int do_export(int argc, char **argv);
 int do_report(int argc, char **argv);
+int do_run(int argc, char **argv);
+int do_compare(int argc, char **argv);
 
 /* subscribe.c: run a subscription until *done, a signal or an error. */
 struct pollfd;
@@ -163,6 +166,13 @@ extern const struct duration_spec summary_interval;
 void print_lost(uint64_t lost, enum kstat_lost_reason why, bool json);
 /* The family went (0) or came back (1): a line for monitor and watch. */
 void print_family_event(int present);
+/* The same line, in JSON with @json (a recording's, whatever -j says). */
+void print_family_line(int present, bool json);
+/*
+ * monitor.c: @s as kstat monitor prints it, one line (with @json, the
+ * JSON object a recording holds too: docs/record-format.md).
+ */
+void print_monitor_sample(const struct kstat_sample *s, bool json);
 
 /*
  * The libkstat handle, opened on first use so that commands that do not

@@ -67,14 +67,9 @@ static void print_sample_objects(const struct kstat_sample *s)
 	}
 }
 
-static void on_sample(const struct kstat_sample *s, void *arg)
+void print_monitor_sample(const struct kstat_sample *s, bool json)
 {
-	struct monitor *m = arg;
-
-	/* One dispatch may deliver more than "count" asked for: drop them. */
-	if (m->done)
-		return;
-	new_json_obj(opts.json, false);	/* one line per sample */
+	new_json_obj(json, false);	/* one line per sample */
 	open_json_object(NULL);
 	print_timestamp();
 	print_u64(PRINT_ANY, "seq", "seq %" PRIu64, s->seq);
@@ -92,7 +87,16 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 	close_json_object();
 	print_nl();
 	delete_json_obj();
+}
 
+static void on_sample(const struct kstat_sample *s, void *arg)
+{
+	struct monitor *m = arg;
+
+	/* One dispatch may deliver more than "count" asked for: drop them. */
+	if (m->done)
+		return;
+	print_monitor_sample(s, opts.json);
 	if (m->count && ++m->seen >= m->count)
 		m->done = true;
 }

@@ -10,7 +10,7 @@
 #include "print.h"
 
 /* "CPU0 CPU1 ..." right-aligned in columns of @width (text only). */
-static void print_cpu_labels(uint32_t nr, int width)
+void print_cpu_labels(uint32_t nr, int width)
 {
 	char label[16], fmt[COL_FMT_LEN];
 	uint32_t c;
@@ -26,8 +26,8 @@ static void print_cpu_labels(uint32_t nr, int width)
  * Array "percpu": the count of each CPU id below @nr_cpus from the sparse
  * list @v (sorted by CPU), 0 where it has none; text columns of @width.
  */
-static void print_percpu(enum output_type t, const struct kstat_cpu_count *v,
-			 uint32_t nr, uint32_t nr_cpus, int width)
+void print_percpu(enum output_type t, const struct kstat_cpu_count *v,
+		  uint32_t nr, uint32_t nr_cpus, int width)
 {
 	char fmt[COL_FMT_LEN];
 	uint32_t c, i = 0;
@@ -253,6 +253,8 @@ void print_irq_header(const struct irq_cols *w)
 		     w->count_head);
 	if (w->percpu)
 		print_cpu_labels(w->nr_cpus, w->cpu);
+	if (w->state)
+		print_string(PRINT_FP, NULL, " %-5s", "STATE");
 	if (w->labels) {
 		print_string(PRINT_FP, NULL,
 			     col_fmt(fmt, w->chip_lead, -w->chip, "s"), "CHIP");
@@ -267,8 +269,7 @@ void print_irq_header(const struct irq_cols *w)
 	print_nl();
 }
 
-/* chip, hwirq, type, actions; all null / none without @l. */
-static void print_irq_labels(const struct kstat_irq *l,
+void print_irq_labels(const struct kstat_irq *l,
 			     const struct irq_cols *w)
 {
 	enum output_type dt = w->detail ? w->t : PRINT_JSON;
@@ -300,8 +301,24 @@ static void print_irq_labels(const struct kstat_irq *l,
 		print_string(PRINT_FP, NULL, " %s", w->no_actions);
 }
 
-void print_irq(const struct kstat_irq *q, const struct kstat_irq *label,
-	       double rate, const struct irq_cols *w)
+/* Unknown counts: null, and "-" in each text column. */
+static void print_irq_unknown(const struct irq_cols *w)
+{
+	char fmt[COL_FMT_LEN];
+	uint32_t c;
+
+	print_null(w->t, "count", col_fmt(fmt, " ", w->count, "s"), "-");
+	if (!w->percpu)
+		return;
+	print_null(PRINT_JSON, "percpu", NULL, NULL);
+	col_fmt(fmt, " ", w->cpu, "s");
+	for (c = 0; c < w->nr_cpus; c++)
+		print_string(PRINT_FP, NULL, fmt, "-");
+}
+
+static void print_irq_row(const struct kstat_irq *q,
+			  const struct kstat_irq *label, double rate,
+			  const char *state, const struct irq_cols *w)
 {
 	char fmt[COL_FMT_LEN];
 
@@ -310,15 +327,34 @@ void print_irq(const struct kstat_irq *q, const struct kstat_irq *label,
 	if (w->rate)
 		print_float(w->t, "rate", col_fmt(fmt, " ", w->rate_w, ".1f"),
 			    rate);
-	print_u64(w->t, "count", col_fmt(fmt, " ", w->count, PRIu64),
-		  q->count);
-	if (w->percpu)
-		print_percpu(w->t, q->percpu, q->nr_percpu, w->nr_cpus, w->cpu);
+	if (w->state && state && !strcmp(state, "gone")) {
+		print_irq_unknown(w);
+	} else {
+		print_u64(w->t, "count", col_fmt(fmt, " ", w->count, PRIu64),
+			  q->count);
+		if (w->percpu)
+			print_percpu(w->t, q->percpu, q->nr_percpu, w->nr_cpus,
+				     w->cpu);
+	}
+	if (w->state)
+		print_string(w->t, "state", " %-5s", state);
 	if (w->labels)
 		print_irq_labels(label, w);
 	close_json_object();
 	if (w->t == PRINT_ANY)
 		print_nl();
+}
+
+void print_irq(const struct kstat_irq *q, const struct kstat_irq *label,
+	       double rate, const struct irq_cols *w)
+{
+	print_irq_row(q, label, rate, NULL, w);
+}
+
+void print_irq_state(const struct kstat_irq *q, const struct kstat_irq *label,
+		     const char *state, const struct irq_cols *w)
+{
+	print_irq_row(q, label, 0, state, w);
 }
 
 /* ---- softirqs ---- */

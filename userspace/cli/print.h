@@ -42,6 +42,16 @@ bool sample_has_percpu(const struct kstat_sample *s);
  */
 bool arch_is_global(const struct kstat_arch *a);
 
+/* "CPU0 CPU1 ..." right-aligned in columns of @width (text only). */
+void print_cpu_labels(uint32_t nr, int width);
+/*
+ * Array "percpu": the count of each CPU id below @nr_cpus from the sparse
+ * list @v of @nr (sorted by CPU), 0 where it has none; text columns of
+ * @width.
+ */
+void print_percpu(enum output_type t, const struct kstat_cpu_count *v,
+		  uint32_t nr, uint32_t nr_cpus, int width);
+
 /* ---- CPU times (nanoseconds) ---- */
 
 struct cpu_cols {
@@ -77,6 +87,7 @@ struct irq_cols {
 	enum output_type t;		/* PRINT_ANY, or PRINT_JSON only */
 	bool rate, percpu, labels;
 	bool detail;			/* text: the HWIRQ and TYPE columns */
+	bool state;			/* "state" (kstat run's deltas) */
 	int irq, rate_w, count, cpu, chip, hwirq, type;	/* text widths */
 	const char *count_head;		/* "COUNT" or "TOTAL" */
 	const char *chip_lead;		/* " " or "  " */
@@ -95,11 +106,23 @@ void irq_cols_json(struct irq_cols *w, const struct kstat_sample *s);
 
 void print_irq_header(const struct irq_cols *w);
 /*
+ * An IRQ's labels alone, inside its object: chip, hwirq, type, actions;
+ * all null / none without @l (a recording's identity lines).
+ */
+void print_irq_labels(const struct kstat_irq *l, const struct irq_cols *w);
+/*
  * One IRQ: counts from @q, labels (chip, hwirq, type, actions) from
  * @label (NULL: unknown, printed as null / none), @rate per second.
  */
 void print_irq(const struct kstat_irq *q, const struct kstat_irq *label,
 	       double rate, const struct irq_cols *w);
+
+/*
+ * The same with "state" (w->state): "same", "new" or "gone"; a gone
+ * IRQ's counts are unknown, null in JSON and "-" in text.
+ */
+void print_irq_state(const struct kstat_irq *q, const struct kstat_irq *label,
+		     const char *state, const struct irq_cols *w);
 
 /* ---- softirqs ---- */
 

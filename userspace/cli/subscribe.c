@@ -236,7 +236,12 @@ void print_timestamp_line(void)
  */
 void print_family_event(int present)
 {
-	new_json_obj(opts.json, false);
+	print_family_line(present, opts.json);
+}
+
+void print_family_line(int present, bool json)
+{
+	new_json_obj(json, false);
 	open_json_object(NULL);
 	print_timestamp();
 	print_string(PRINT_JSON, "event", NULL, "family");
