@@ -101,6 +101,7 @@ static void test_sample(const struct kstat_sample *s)
 	      a->desc && !strcmp(a->desc, "Local timer interrupts"),
 	      "sample: LOC with its description from the identity line");
 	CHECK(s->intr_sum == 138, "sample: intr");
+	CHECK(s->kernel_nr_irqs == 0, "sample: no nr_irqs without one in the identity line or header");
 	CHECK(s->nr_softirqs == 2, "sample: two softirqs");
 	v = kstat_sample_softirq(s, 1);
 	CHECK(!strcmp(v->name, "TIMER") && v->vec == 1 && v->count == 47 &&
@@ -145,6 +146,12 @@ static void test_segments(void)
 			test_sample(ev.sample);
 			kept = rec_sample_take(r);
 		}
+		if (ev.kind == REC_SAMPLE && ev.header->segment == 2 && !seg2)
+			CHECK(ev.sample->generation == 10 &&
+			      kstat_sample_find_irq(ev.sample, 25)->has_meta &&
+			      !strcmp(kstat_sample_find_irq(ev.sample, 25)->chip, "PCI-MSI") &&
+			      ev.sample->kernel_nr_irqs == 1024,
+			      "segment 2: the identity line before names the IRQs of a sample of a later generation, and gives nr_irqs");
 		if (ev.kind == REC_SAMPLE && ev.header->segment == 2)
 			seg2++;
 		if (ev.kind == REC_LOST)
