@@ -825,6 +825,8 @@ int rec_next(struct rec_reader *r, struct rec_event *ev)
 	json_object_put(r->cur);
 	r->cur = NULL;
 	memset(ev, 0, sizeof(*ev));
+	if (!r->f)	/* rec_open() failed: its error stands */
+		return -EBADF;
 	if (r->eof)
 		return 0;
 	errno = 0;
