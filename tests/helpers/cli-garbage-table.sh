@@ -119,6 +119,7 @@ cli_garbage_usage() {
 	expect 2 report "$G_TMP/none.jsonl" format proc format
 	expect 2 -j report "$G_TMP/none.jsonl" format lkp
 	expect 2 -j report "$G_TMP/none.jsonl" format proc
+	expect 2 -j report "$G_TMP/none.jsonl" format text
 	expect 1 report "$G_TMP/none.jsonl"
 	expect 1 report "$G_BIN"
 	expect 1 report "$G_LONG"

@@ -524,6 +524,8 @@ static int report_args(struct report *rp, int argc, char **argv)
 			rp->sections_given = true;
 		}
 	}
+	if (rp->fmt == FMT_TEXT && opts.json)
+		return usage_err("report", "format text and -j disagree: give one of them");
 	if ((rp->fmt == FMT_LKP || rp->fmt == FMT_PROC) && opts.json)
 		return usage_err("report", "format %s is text by definition: it has no JSON output",
 				 rp->fmt == FMT_LKP ? "lkp" : "proc");
