@@ -97,12 +97,32 @@ cli_garbage_usage() {
 	for o in "${objects[@]}"; do
 		expect 2 "$o" help extra
 		expect 2 "$o" ''
-		# record's first word is a FILE, which any other word can name.
-		[[ $o == record ]] && continue
+		# record's and report's first word is a FILE, which any other
+		# word can name.
+		[[ $o == record || $o == report ]] && continue
 		expect 2 "$o" nosuchcommand
 		expect 2 "$o" "$G_LONG"
 		expect 2 "$o" "$G_BIN"
 	done
+	# report: its words after FILE, judged before FILE is opened; a FILE
+	# that is not there is a runtime error.
+	for w in nosuch format sections -- "$G_BIN"; do
+		expect 2 report "$G_TMP/none.jsonl" "$w"
+	done
+	for v in '' xml "$G_BIN" "$G_LONG"; do
+		expect 2 report "$G_TMP/none.jsonl" format "$v"
+	done
+	for v in '' cpu all none irq,cpu "$G_BIN"; do
+		expect 2 report "$G_TMP/none.jsonl" format lkp sections "$v"
+	done
+	expect 2 report "$G_TMP/none.jsonl" sections irq
+	expect 2 report "$G_TMP/none.jsonl" format proc format
+	expect 2 -j report "$G_TMP/none.jsonl" format lkp
+	expect 2 -j report "$G_TMP/none.jsonl" format proc
+	expect 2 -j report "$G_TMP/none.jsonl" format text
+	expect 1 report "$G_TMP/none.jsonl"
+	expect 1 report "$G_BIN"
+	expect 1 report "$G_LONG"
 	# record: its words after FILE (a usage error creates no file).
 	for w in nosuch count interval sections percpu --; do
 		expect 2 record "$G_TMP/rec" "$w"

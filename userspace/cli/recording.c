@@ -148,6 +148,8 @@ static void print_identity(const struct kstat_sample *id)
 	open_json_object(NULL);
 	print_uint(PRINT_JSON, "generation", NULL, id->generation);
 	print_u64(PRINT_JSON, "timestamp_ns", NULL, id->timestamp_ns);
+	/* /proc/interrupts' first column is as wide as this (kstat report) */
+	print_uint(PRINT_JSON, "nr_irqs", NULL, id->kernel_nr_irqs);
 	open_json_array("irqs");
 	for (i = 0; i < id->nr_irqs; i++) {
 		q = kstat_sample_irq(id, i);

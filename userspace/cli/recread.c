@@ -33,6 +33,7 @@ struct rec_hdr_box {
 struct rec_identity {
 	int refs;
 	uint32_t generation;
+	uint32_t kernel_nr_irqs;	/* its "nr_irqs", or 0 */
 	json_object *obj;		/* owns the strings */
 	struct kstat_irq *irqs;		/* descriptions only, no counts */
 	size_t nr_irqs;
@@ -400,8 +401,8 @@ static const char *build_irq(struct rec_sample *s, json_object *line,
 			s->s.flags |= KSTAT_F_META;
 			continue;
 		}
-		meta = id && id->generation == s->s.generation ?
-		       identity_irq(id, q->irq) : NULL;
+		/* the line before names the IRQs, whatever its generation */
+		meta = identity_irq(id, q->irq);
 		if (meta) {
 			q->chip = meta->chip;
 			q->name = meta->name;
@@ -605,6 +606,8 @@ static int read_identity(struct rec_reader *r, json_object *o,
 	id->refs = 1;
 	id->obj = json_object_get(o);
 	id->generation = (uint32_t)u;
+	if (get_u64(o, "nr_irqs", &u) && u <= UINT32_MAX)
+		id->kernel_nr_irqs = (uint32_t)u;
 	identity_put(r->id);
 	r->id = id;
 	n = json_object_array_length(irqs);
@@ -661,7 +664,8 @@ static int read_sample(struct rec_reader *r, json_object *o,
 	if (get_u64(o, "generation", &u))
 		s->s.generation = (uint32_t)u;
 	s->s.from_get = get_bool(o, "from_get");
-	s->s.kernel_nr_irqs = r->hdr->h.kernel_nr_irqs;
+	s->s.kernel_nr_irqs = r->id && r->id->kernel_nr_irqs ?
+			      r->id->kernel_nr_irqs : r->hdr->h.kernel_nr_irqs;
 	why = build_sample(s, o, r->hdr->h.nr_cpus);
 	if (why)
 		return fail(r, strcmp(why, "out of memory") ? -EINVAL : -ENOMEM,
@@ -821,6 +825,8 @@ int rec_next(struct rec_reader *r, struct rec_event *ev)
 	json_object_put(r->cur);
 	r->cur = NULL;
 	memset(ev, 0, sizeof(*ev));
+	if (!r->f)	/* rec_open() failed: its error stands */
+		return -EBADF;
 	if (r->eof)
 		return 0;
 	errno = 0;

@@ -27,14 +27,16 @@
  *   the library's sparse lists (non-zero counts only), and flags has
  *   KSTAT_F_PERCPU when the sample carries per-CPU detail;
  * - IRQ descriptions (chip, hwirq, name = the recorded "type", actions,
- *   has_meta, KSTAT_F_META) from the identity line in force, when its
- *   generation is the sample's; an IRQ it does not name has none; arch
+ *   has_meta, KSTAT_F_META) from the identity line in force (the last
+ *   before the sample: the writer's GET may see a newer generation than
+ *   the sample it stands for); an IRQ it does not name has none; arch
  *   rows' desc from the identity line too;
  * - the online bitmap: the CPUs of the sample's per-CPU "cpu" rows, or
  *   when it has none, every CPU id below the header's nr_cpus (a
  *   recording does not say which CPUs were offline otherwise);
- * - cpu_total, intr_sum; kernel_nr_irqs from the header's "nr_irqs"
- *   (0 without: format version 1 does not require it); no arch_unread.
+ * - cpu_total, intr_sum; kernel_nr_irqs from the identity line's
+ *   "nr_irqs", else the header's (0 without either: the key came after
+ *   version 1's first writers); no arch_unread.
  * A sample lives until the next rec_next() unless taken with
  * rec_sample_take(), then until rec_sample_free(): a compare keeps the
  * first and last sample of each segment that way.
@@ -66,7 +68,8 @@ struct rec_header {
 	unsigned long line;		/* its line in the file */
 	const char *tool, *host, *kernel, *machine;	/* NULL if absent */
 	uint32_t nr_cpus;		/* the span of per-CPU arrays */
-	uint32_t kernel_nr_irqs;	/* "nr_irqs", the kernel's; 0 absent */
+	uint32_t kernel_nr_irqs;	/* "nr_irqs", the kernel's; 0 absent
+					 * (the identity line's comes first) */
 	int64_t realtime_offset_ns;	/* wall clock = timestamp_ns + this */
 	int64_t interval_ms;		/* -1: null (run without interval) */
 	uint32_t sections;		/* KSTAT_SECTION_* */

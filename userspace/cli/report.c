@@ -8,7 +8,7 @@
  * - lkp: the names LKP's parse step makes of those files, each sample's
  *   after a "time: EPOCH" line;
  * - text, json: what the recording is and what changed between the first
- *   and the last sample of each segment (print.h's printers).
+ *   and the last sample of each segment (delta.c, kstat run's printer).
  * Samples are printed as they are read: a recording may be larger than
  * memory.  A bad line stops the report with an error after what came
  * before it.
@@ -18,11 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "delta.h"
 #include "kstat.h"
 #include "print.h"
 #include "procfmt.h"
 #include "recread.h"
-#include "sample.h"
 
 static const char report_usage[] =
 	"Usage: kstat report FILE [ format { text | json | lkp | proc } ]\n"
@@ -35,10 +35,11 @@ static const char report_usage[] =
 	"text (the default; json with -j or format json): the recording's\n"
 	"header (host, kernel, CPUs, interval, sections), its samples, losses\n"
 	"and segments (each kstat record ... append starts one), and for each\n"
-	"segment what changed from its first sample to its last: CPU time per\n"
-	"CPU, IRQs, arch rows and softirqs that moved, largest first; IRQs that\n"
-	"came or went (by chip, hwirq and actions) in tables of their own.  No\n"
-	"count is subtracted across segments or a module reload.\n"
+	"segment what changed from its first sample to its last, as kstat run\n"
+	"prints it: CPU time per CPU, IRQs, arch rows and softirqs that moved,\n"
+	"largest first, with per-CPU columns when recorded with percpu; IRQs\n"
+	"that came or went (by chip, hwirq and actions) have the STATE new or\n"
+	"gone.  No count is subtracted across segments or a module reload.\n"
 	"\n"
 	"proc: for each sample a line \"time: EPOCH\" (its wall-clock second, as\n"
 	"date +%s prints it) and then the /proc/interrupts text of that moment,\n"
@@ -249,357 +250,21 @@ struct span {
 	bool after_reload;
 };
 
-/* A delta sample: the struct the printers read, over arrays of its own. */
-struct delta {
-	struct kstat_sample s;
-	struct kstat_cputime *cpus;
-	struct kstat_irq *irqs;
-	struct kstat_arch *arch;
-	struct kstat_softirq *softirqs;
-	struct kstat_cpu_count *percpu;
-	size_t nr_percpu;
-};
-
-static void delta_free(struct delta *d)
-{
-	free(d->cpus);
-	free(d->irqs);
-	free(d->arch);
-	free(d->softirqs);
-	free(d->percpu);
-	memset(d, 0, sizeof(*d));
-}
-
-/* The per-CPU change b - a (32-bit, as the counters wrap), non-zero only. */
-static void percpu_delta(struct delta *d, const struct kstat_cpu_count *a,
-			 uint32_t na, const struct kstat_cpu_count *b,
-			 uint32_t nb, uint32_t nr_cpus,
-			 const struct kstat_cpu_count **out, uint32_t *nr)
-{
-	uint32_t c, x;
-
-	*out = d->percpu + d->nr_percpu;
-	*nr = 0;
-	for (c = 0; c < nr_cpus; c++) {
-		x = kstat_percpu_at(b, nb, c) - kstat_percpu_at(a, na, c);
-		if (x) {
-			d->percpu[d->nr_percpu++] = (struct kstat_cpu_count){ c, x };
-			(*nr)++;
-		}
-	}
-	if (!*nr)
-		*out = NULL;
-}
-
-static uint64_t busy_ns(const struct kstat_cputime *c)
-{
-	uint64_t sum = 0;
-	int f;
-
-	for (f = 0; f < KSTAT_CPUTIME_NR; f++)
-		if (f != KSTAT_CPUTIME_IDLE && f != KSTAT_CPUTIME_IOWAIT &&
-		    f != KSTAT_CPUTIME_GUEST && f != KSTAT_CPUTIME_GUEST_NICE)
-			sum += c->ns[f];
-	return sum;
-}
-
-static int cpu_busier(const void *x, const void *y)
-{
-	uint64_t a = busy_ns(x), b = busy_ns(y);
-
-	return a < b ? 1 : a > b ? -1 : 0;
-}
-
-static int irq_larger(const void *x, const void *y)
-{
-	const struct kstat_irq *a = x, *b = y;
-
-	if (a->count != b->count)
-		return a->count < b->count ? 1 : -1;
-	return a->irq < b->irq ? -1 : a->irq > b->irq;
-}
-
-static int arch_larger(const void *x, const void *y)
-{
-	const struct kstat_arch *a = x, *b = y;
-
-	return a->count < b->count ? 1 : a->count > b->count ? -1 : 0;
-}
-
-static int softirq_larger(const void *x, const void *y)
-{
-	const struct kstat_softirq *a = x, *b = y;
-
-	return a->count < b->count ? 1 : a->count > b->count ? -1 : 0;
-}
-
-/* The CPU times that moved, the busiest first, and the total's change. */
-static void cpu_delta(struct delta *d, const struct kstat_sample *a,
-		      const struct kstat_sample *b)
-{
-	const struct kstat_cputime *x;
-	struct kstat_cputime t;
-	size_t i;
-	int f;
-
-	for (i = 0; i <= b->nr_cpus; i++) {
-		const struct kstat_cputime *y = i < b->nr_cpus ?
-			kstat_sample_cpu(b, i) : b->cpu_total;
-		bool moved = false;
-
-		if (!y)
-			continue;
-		x = sample_cpu(a, y->cpu);
-		t = (struct kstat_cputime){ .cpu = y->cpu };
-		for (f = 0; f < KSTAT_CPUTIME_NR; f++) {
-			t.ns[f] = x ? y->ns[f] - x->ns[f] : y->ns[f];
-			moved |= t.ns[f] != 0;
-		}
-		if (i == b->nr_cpus) {
-			d->cpus[b->nr_cpus] = t;
-			d->s.cpu_total = &d->cpus[b->nr_cpus];
-		} else if (moved) {
-			d->cpus[d->s.nr_cpus++] = t;
-		}
-	}
-	qsort(d->cpus, d->s.nr_cpus, sizeof(*d->cpus), cpu_busier);
-}
-
-/* Is @x the same IRQ as @y: chip, hwirq and actions, not the number? */
-static bool same_irq(const struct kstat_irq *x, const struct kstat_irq *y)
-{
-	if (!x->has_meta || !y->has_meta)
-		return x->has_meta == y->has_meta;
-	return !strcmp(x->chip ? x->chip : "", y->chip ? y->chip : "") &&
-	       x->has_hwirq == y->has_hwirq && x->hwirq == y->hwirq &&
-	       !irq_actions_cmp(x, y);
-}
-
-enum { ROWS_SAME, ROWS_NEW, ROWS_GONE };
-
 /*
- * IRQ rows of one kind: @kind ROWS_SAME the ones at both ends that
- * moved, ROWS_NEW the ones only at the end (all their count), ROWS_GONE
- * the ones only at the start (their count then).
+ * What changed from the span's first sample to its last, through
+ * delta.c, kstat run's printer: IRQs matched by identity, a STATE column
+ * for the ones that came or went.  -ENOMEM, or 0.
  */
-static void irq_delta(struct delta *d, const struct kstat_sample *a,
-		      const struct kstat_sample *b, uint32_t nr_cpus, int kind)
+static int print_changes(const struct span *sp)
 {
-	const struct kstat_sample *from = kind == ROWS_GONE ? a : b,
-				  *other = kind == ROWS_GONE ? b : a;
-	const struct kstat_irq *y, *x;
-	struct kstat_irq q;
-	size_t i;
+	struct kstat_delta d;
 
-	for (i = 0; i < from->nr_irqs; i++) {
-		y = kstat_sample_irq(from, i);
-		x = kstat_sample_find_irq(other, y->irq);
-		if (x && !same_irq(x, y))
-			x = NULL;
-		if ((kind == ROWS_SAME) != !!x)
-			continue;
-		q = *y;
-		if (kind == ROWS_SAME) {
-			q.count = y->count - x->count;
-			percpu_delta(d, x->percpu, x->nr_percpu, y->percpu,
-				     y->nr_percpu, nr_cpus, &q.percpu, &q.nr_percpu);
-			if (!q.count && !q.percpu)
-				continue;
-		} else {
-			percpu_delta(d, NULL, 0, y->percpu, y->nr_percpu,
-				     nr_cpus, &q.percpu, &q.nr_percpu);
-		}
-		d->irqs[d->s.nr_irqs++] = q;
-	}
-	qsort(d->irqs, d->s.nr_irqs, sizeof(*d->irqs), irq_larger);
-}
-
-static const struct kstat_arch *find_arch(const struct kstat_sample *s,
-					  const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < s->nr_arch; i++)
-		if (!strcmp(kstat_sample_arch(s, i)->name, name))
-			return kstat_sample_arch(s, i);
-	return NULL;
-}
-
-static const struct kstat_softirq *find_softirq(const struct kstat_sample *s,
-						const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < s->nr_softirqs; i++)
-		if (!strcmp(kstat_sample_softirq(s, i)->name, name))
-			return kstat_sample_softirq(s, i);
-	return NULL;
-}
-
-static void arch_softirq_delta(struct delta *d, const struct kstat_sample *a,
-			       const struct kstat_sample *b, uint32_t nr_cpus)
-{
-	const struct kstat_softirq *v, *w;
-	const struct kstat_arch *r, *p;
-	size_t i;
-
-	for (i = 0; i < b->nr_arch; i++) {
-		struct kstat_arch *o = &d->arch[d->s.nr_arch];
-
-		r = kstat_sample_arch(b, i);
-		p = find_arch(a, r->name);
-		*o = *r;
-		o->count = r->count - (p ? p->count : 0);
-		percpu_delta(d, p ? p->percpu : NULL, p ? p->nr_percpu : 0,
-			     r->percpu, r->nr_percpu, nr_cpus, &o->percpu,
-			     &o->nr_percpu);
-		if (o->count || o->percpu)
-			d->s.nr_arch++;
-	}
-	qsort(d->arch, d->s.nr_arch, sizeof(*d->arch), arch_larger);
-	for (i = 0; i < b->nr_softirqs; i++) {
-		struct kstat_softirq *o = &d->softirqs[d->s.nr_softirqs];
-
-		v = kstat_sample_softirq(b, i);
-		w = find_softirq(a, v->name);
-		*o = *v;
-		o->count = v->count - (w ? w->count : 0);
-		percpu_delta(d, w ? w->percpu : NULL, w ? w->nr_percpu : 0,
-			     v->percpu, v->nr_percpu, nr_cpus, &o->percpu,
-			     &o->nr_percpu);
-		if (o->count || o->percpu)
-			d->s.nr_softirqs++;
-	}
-	qsort(d->softirqs, d->s.nr_softirqs, sizeof(*d->softirqs), softirq_larger);
-}
-
-/* Room for every row and per-CPU count of @a and @b. */
-static int delta_alloc(struct delta *d, const struct kstat_sample *a,
-		       const struct kstat_sample *b, uint32_t nr_cpus)
-{
-	size_t rows = a->nr_irqs + b->nr_irqs + b->nr_arch + b->nr_softirqs;
-
-	memset(d, 0, sizeof(*d));
-	d->cpus = calloc(b->nr_cpus + 1, sizeof(*d->cpus));
-	d->irqs = calloc(a->nr_irqs + b->nr_irqs + 1, sizeof(*d->irqs));
-	d->arch = calloc(b->nr_arch + 1, sizeof(*d->arch));
-	d->softirqs = calloc(b->nr_softirqs + 1, sizeof(*d->softirqs));
-	d->percpu = calloc(rows * nr_cpus + 1, sizeof(*d->percpu));
-	if (!d->cpus || !d->irqs || !d->arch || !d->softirqs || !d->percpu) {
-		delta_free(d);
+	if (delta_compute(&d, sp->first, sp->last, sp->h->nr_cpus))
 		return -ENOMEM;
-	}
-	d->s = (struct kstat_sample){
-		.size = sizeof(d->s), .sections = b->sections,
-		.cpus = d->cpus, .cputime_size = sizeof(*d->cpus),
-		.irqs = d->irqs, .irq_size = sizeof(*d->irqs),
-		.arch = d->arch, .arch_size = sizeof(*d->arch),
-		.softirqs = d->softirqs, .softirq_size = sizeof(*d->softirqs),
-		.flags = b->flags,
-	};
+	print_string(PRINT_FP, NULL, "%s", "\n");
+	print_delta(&d);
+	delta_free(&d);
 	return 0;
-}
-
-/* An IRQ table of @d's rows, under @key; nothing when it has none. */
-static void print_irq_table(const char *key, const char *title,
-			    const struct delta *d, uint32_t nr_cpus,
-			    const char *count_head)
-{
-	struct irq_cols w;
-	size_t i;
-
-	if (!d->s.nr_irqs)
-		return;
-	irq_cols_show(&w, &d->s, false);
-	/* JSON: per-CPU arrays over the recording's CPUs, not this host's */
-	w.percpu = sample_has_percpu(&d->s) && is_json_context();
-	w.nr_cpus = nr_cpus;
-	w.count_head = count_head;
-	w.count = max_int(w.count, (int)strlen(count_head));
-	print_string(PRINT_FP, NULL, "\n%s:\n", title);
-	open_json_array(key);
-	print_irq_header(&w);
-	for (i = 0; i < d->s.nr_irqs; i++)
-		print_irq(kstat_sample_irq(&d->s, i), kstat_sample_irq(&d->s, i),
-			  0, &w);
-	close_json_array();
-}
-
-static void print_arch_table(const struct delta *d, uint32_t nr_cpus)
-{
-	const struct kstat_arch *a;
-	size_t i;
-
-	if (!d->s.nr_arch)
-		return;
-	print_string(PRINT_FP, NULL, "\n%s:\n", "arch rows that moved");
-	print_string(PRINT_FP, NULL, "%-5s", "NAME");
-	print_string(PRINT_FP, NULL, " %12s DESC\n", "COUNT");
-	open_json_array("arch");
-	for (i = 0; i < d->s.nr_arch; i++) {
-		a = kstat_sample_arch(&d->s, i);
-		if (is_json_context()) {
-			print_arch(a, sample_has_percpu(&d->s) ? nr_cpus : 0);
-			continue;
-		}
-		printf("%-5s %12" PRIu64 " %s\n", a->name, a->count,
-		       a->desc ? a->desc : "-");
-	}
-	close_json_array();
-}
-
-static void print_softirq_table(const struct delta *d, uint32_t nr_cpus)
-{
-	struct softirq_cols w;
-	size_t i;
-
-	if (!d->s.nr_softirqs)
-		return;
-	softirq_cols_show(&w, &d->s, false);
-	w.percpu = sample_has_percpu(&d->s) && is_json_context();
-	w.nr_cpus = nr_cpus;
-	print_string(PRINT_FP, NULL, "\n%s:\n", "softirqs that moved");
-	open_json_array("softirq");
-	print_softirq_header(&w);
-	for (i = 0; i < d->s.nr_softirqs; i++)
-		print_softirq(kstat_sample_softirq(&d->s, i), 0, &w);
-	close_json_array();
-}
-
-static void print_changes(const struct span *sp)
-{
-	uint32_t nr_cpus = sp->h->nr_cpus;
-	struct delta d;
-	int kind;
-	static const char *const keys[] = { "irq", "irq_new", "irq_gone" };
-	static const char *const titles[] = {
-		"IRQs that moved", "IRQs that came (all their count)",
-		"IRQs that went (their count at the first sample)"
-	};
-	static const char *const heads[] = { "COUNT", "COUNT", "AT_START" };
-
-	if (sp->first->sections & KSTAT_SECTION_CPU &&
-	    !delta_alloc(&d, sp->first, sp->last, nr_cpus)) {
-		cpu_delta(&d, sp->first, sp->last);
-		print_string(PRINT_FP, NULL, "\n%s:\n", "CPU time (ns)");
-		print_cputimes("cpu", &d.s, true, !is_json_context());
-		delta_free(&d);
-	}
-	for (kind = ROWS_SAME; kind <= ROWS_GONE; kind++) {
-		if (!(sp->last->sections & KSTAT_SECTION_IRQ) ||
-		    delta_alloc(&d, sp->first, sp->last, nr_cpus))
-			break;
-		irq_delta(&d, sp->first, sp->last, nr_cpus, kind);
-		print_irq_table(keys[kind], titles[kind], &d, nr_cpus, heads[kind]);
-		delta_free(&d);
-	}
-	/* arch rows with the IRQ section, softirqs with theirs */
-	if (!delta_alloc(&d, sp->first, sp->last, nr_cpus)) {
-		arch_softirq_delta(&d, sp->first, sp->last, nr_cpus);
-		print_arch_table(&d, nr_cpus);
-		print_softirq_table(&d, nr_cpus);
-		delta_free(&d);
-	}
 }
 
 static const char *sections_text(uint32_t bits, char *buf, size_t len)
@@ -648,8 +313,10 @@ static void print_header_fields(const struct rec_header *h)
 	close_json_array();
 }
 
-static void print_span(const struct span *sp)
+static int print_span(const struct span *sp)
 {
+	int ret = 0;
+
 	open_json_object(NULL);
 	print_uint(PRINT_ANY, "segment", "\nsegment %u", sp->h->segment);
 	print_u64(PRINT_ANY, "line", " (line %" PRIu64 ")", sp->h->line);
@@ -668,11 +335,12 @@ static void print_span(const struct span *sp)
 		  sp->last->timestamp_ns);
 	print_nl();
 	if (sp->first != sp->last)
-		print_changes(sp);
+		ret = print_changes(sp);
 	else
 		print_string(PRINT_FP, NULL, "%s\n",
-			     "fewer than two samples: no changes to show");
+			     "one sample: no changes to show");
 	close_json_object();
+	return ret;
 }
 
 /* The spans of a recording, printed once all of it was read. */
@@ -768,8 +436,8 @@ static int summary(const struct report *rp, struct rec_reader *r)
 	open_json_object(NULL);
 	print_string(PRINT_ANY, "file", "kstat recording %s\n", rp->file);
 	open_json_array("segments");
-	for (i = 0; i < sm.nr; i++)
-		print_span(&sm.spans[i]);
+	for (i = 0; !ret && i < sm.nr; i++)
+		ret = print_span(&sm.spans[i]);
 	close_json_array();
 	print_u64(PRINT_ANY, "nr_segments", "\n%" PRIu64 " segments", sm.segments);
 	print_u64(PRINT_ANY, "samples", ", %" PRIu64 " samples", sm.samples);
@@ -781,6 +449,10 @@ static int summary(const struct report *rp, struct rec_reader *r)
 		     "ended cleanly" : "cut short (no end line)");
 	close_json_object();
 	summary_free(&sm);
+	if (ret) {
+		kstat_err("out of memory");
+		return EXIT_FAIL;
+	}
 	return EXIT_OK;
 }
 
@@ -852,6 +524,8 @@ static int report_args(struct report *rp, int argc, char **argv)
 			rp->sections_given = true;
 		}
 	}
+	if (rp->fmt == FMT_TEXT && opts.json)
+		return usage_err("report", "format text and -j disagree: give one of them");
 	if ((rp->fmt == FMT_LKP || rp->fmt == FMT_PROC) && opts.json)
 		return usage_err("report", "format %s is text by definition: it has no JSON output",
 				 rp->fmt == FMT_LKP ? "lkp" : "proc");
@@ -866,7 +540,7 @@ static int report_run(int argc, char **argv)
 	struct rec_reader *r;
 	int ret;
 
-	if (!argc)
+	if (!argc || !*argv[0])
 		return usage_err("report", "which recording? (kstat report FILE)");
 	rp.file = argv[0];
 	ret = report_args(&rp, argc, argv);
