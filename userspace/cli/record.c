@@ -113,7 +113,12 @@ static int start_command(struct record *r)
 	}
 	r->pidfd = pidfd_open(r->child, 0);
 	if (r->pidfd < 0) {
-		kstat_err("pidfd_open: %s", strerror(errno));
+		/* Unwatched it would outlive the recording: end it now. */
+		kstat_err("cannot watch \"%s\" (pidfd_open: %s): stopped it",
+			  r->command[0], strerror(errno));
+		kill(r->child, SIGKILL);
+		waitpid(r->child, NULL, 0);
+		r->child = 0;
 		return -1;
 	}
 	return 0;
@@ -304,6 +309,16 @@ static int record_args(int argc, char **argv, struct record *r,
 	return EXIT_OK;
 }
 
+/*
+ * A failed recording is kept if it holds samples: of the command, when
+ * there is one (a header and the state before a command that could not
+ * start are not worth a file).
+ */
+static bool worth_keeping(const struct record *r)
+{
+	return r->rec.samples && (!r->command || r->child);
+}
+
 /* kstat's exit status: the command's, once the recording succeeded. */
 static int record_status(const struct record *r)
 {
@@ -345,9 +360,10 @@ static int record_to(const char *path, struct record *r, struct kstat_sub_opts *
 		stop_child(r);
 	if (ret == EXIT_OK && !r->failed)
 		recording_end(&r->rec, &r->status);
-	/* A file that holds a header only is not worth keeping. */
-	if (recording_close(&r->rec, ret != EXIT_OK && !r->rec.samples) ||
-	    ret != EXIT_OK || r->failed)
+	if (ret == EXIT_OK && r->failed)
+		ret = EXIT_FAIL;
+	if (recording_close(&r->rec, ret != EXIT_OK && !worth_keeping(r)) ||
+	    ret != EXIT_OK)
 		return EXIT_FAIL;
 	return record_status(r);
 }
