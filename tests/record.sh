@@ -12,11 +12,16 @@
 # the identity before it, no identity repeated without a change; with
 # `-- COMMAND` the first sample precedes the command's start and kstat
 # exits with its status (3) or 128 + its signal, the end line saying
-# which, SIGTERM to kstat ending the command too; a killed recorder
+# which, SIGTERM to kstat ending the command too (SIGKILL 5 s later if
+# it ignores SIGTERM); a killed recorder
 # leaves whole lines and no end line; a write error (/dev/full) and a
 # command that cannot run exit 1 with a message and keep no file of
 # record's making; a refused subscription (below the floor, unprivileged)
 # exits 1 and leaves no file.
+# Its kernel paths (own subscriptions, GETs with descriptions, irqsim's
+# IRQs coming, rmmod and insmod under a subscriber) are sub-cli.sh's,
+# irq-shapes.sh's and summary-reload.sh's; what it proves is the CLI's.
+# leave-out: userspace-only
 # timeout: 300
 source tests/lib.sh
 require_cmd jq
@@ -133,6 +138,16 @@ t_term $rec 15
 assert_eq 143 "$T_RC" "record's exit status (the command's: SIGTERM)"
 t_exited "$sleeper" || t_fail "the command outlived record"
 assert_eq 'null 15' "$(tail -1 "$R.5" | jq -r '"\(.end.status) \(.end.signal)"')" "end: the command stopped"
+# one that ignores SIGTERM gets SIGKILL 5 s later (its loop's sleeps end alone)
+"$KSTAT" record "$R.9" interval 100ms -- sh -c 'trap "" TERM; while :; do sleep 0.2; done' \
+	2>"$TMPDIR/rec9.err" &
+rec=$!
+t_cleanup t_kill $rec
+wait_until 30 has_samples "$R.9" 2
+t_term $rec 30
+assert_eq 137 "$T_RC" "record's exit status (the command's: SIGKILL)"
+assert_match 'did not end 5 s after SIGTERM: sending SIGKILL' "$(cat "$TMPDIR/rec9.err")" "message"
+assert_eq 'null 9' "$(tail -1 "$R.9" | jq -r '"\(.end.status) \(.end.signal)"')" "end: SIGKILL"
 # a command that cannot run: exit 1, no file
 assert_exit 1 "$KSTAT" record "$R.6" -- /nonexistent/command
 assert_match 'cannot run "/nonexistent/command"' "$T_ERR" "message"

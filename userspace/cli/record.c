@@ -204,15 +204,22 @@ static int child_ready(const struct pollfd *pfd, unsigned int n, void *arg)
 	return 0;
 }
 
-/* The recording ended before the command: SIGTERM, then SIGKILL. */
+/*
+ * The recording ended before the command: SIGTERM, then SIGKILL after
+ * CHILD_TERM_MS, or at once on another signal (a second Ctrl-C), so
+ * that a command ignoring SIGTERM cannot hold kstat.
+ */
 static void stop_child(struct record *r)
 {
 	struct pollfd pfd = { .fd = r->pidfd, .events = POLLIN };
+	int n;
 
 	kill(r->child, SIGTERM);
-	if (poll(&pfd, 1, CHILD_TERM_MS) == 0) {
-		kstat_err("\"%s\" did not end %d s after SIGTERM: sending SIGKILL",
-			  r->command[0], CHILD_TERM_MS / 1000);
+	n = poll(&pfd, 1, CHILD_TERM_MS);
+	if (n <= 0) {
+		if (n == 0)
+			kstat_err("\"%s\" did not end %d s after SIGTERM: sending SIGKILL",
+				  r->command[0], CHILD_TERM_MS / 1000);
 		kill(r->child, SIGKILL);
 	}
 	reap_child(r);
