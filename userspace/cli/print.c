@@ -317,8 +317,7 @@ void print_irq_header(const struct irq_cols *w)
 	print_nl();
 }
 
-void print_irq_labels(const struct kstat_irq *l,
-			     const struct irq_cols *w)
+void print_irq_labels(const struct kstat_irq *l, const struct irq_cols *w)
 {
 	enum output_type dt = w->detail ? w->t : PRINT_JSON;
 	char fmt[COL_FMT_LEN], sep[COL_FMT_LEN];

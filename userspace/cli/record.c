@@ -52,12 +52,15 @@ static const char record_usage[] =
 
 /* How long a COMMAND has to go after SIGTERM before it gets SIGKILL. */
 #define CHILD_TERM_MS 5000
+/* Without a pidfd (valgrind 3.19, a seccomp sandbox): a look this often. */
+#define CHILD_CHECK_MS 100
 
 struct record {
 	struct recording rec;
 	uint64_t count;			/* stop after this many samples (0: never) */
 	char **command;			/* after "--", or NULL */
 	pid_t child;			/* 0 until started */
+	bool running;			/* the child, not yet waited for */
 	int pidfd;			/* the running child's, or -1 */
 	struct recording_status status;
 	bool done;
@@ -111,11 +114,9 @@ static int start_command(struct record *r)
 		kstat_err("cannot run \"%s\": %s", r->command[0], strerror(err));
 		return -1;
 	}
+	r->running = true;
+	/* -1: waitpid(WNOHANG) every CHILD_CHECK_MS instead */
 	r->pidfd = pidfd_open(r->child, 0);
-	if (r->pidfd < 0) {
-		kstat_err("pidfd_open: %s", strerror(errno));
-		return -1;
-	}
 	return 0;
 }
 
@@ -162,18 +163,27 @@ static void on_family(int present, void *arg)
 		record_fail(r);
 }
 
-/* Wait for the child: how it ended into r->status. */
-static void reap_child(struct record *r)
+/* The child ended with wait status @st: into r->status. */
+static void child_ended(struct record *r, int st)
 {
-	int st;
-
-	while (waitpid(r->child, &st, 0) < 0 && errno == EINTR)
-		;
-	close(r->pidfd);
+	if (r->pidfd >= 0)
+		close(r->pidfd);
 	r->pidfd = -1;
+	r->running = false;
 	r->status.ran = true;
 	r->status.exited = WIFEXITED(st);
 	r->status.code = WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st);
+}
+
+/* Has the child ended?  Then it is waited for. */
+static bool child_gone(struct record *r)
+{
+	int st;
+
+	if (waitpid(r->child, &st, WNOHANG) != r->child)
+		return false;
+	child_ended(r, st);
+	return true;
 }
 
 /* sub_run()'s poll also watches the running command. */
@@ -181,9 +191,13 @@ static unsigned int fill_child(struct pollfd *pfd, int *timeout_ms, void *arg)
 {
 	struct record *r = arg;
 
-	(void)timeout_ms;
-	if (r->pidfd < 0)
+	if (!r->running)
 		return 0;
+	if (r->pidfd < 0) {
+		if (*timeout_ms < 0 || *timeout_ms > CHILD_CHECK_MS)
+			*timeout_ms = CHILD_CHECK_MS;
+		return 0;
+	}
 	pfd[0] = (struct pollfd){ .fd = r->pidfd, .events = POLLIN };
 	return 1;
 }
@@ -192,25 +206,52 @@ static int child_ready(const struct pollfd *pfd, unsigned int n, void *arg)
 {
 	struct record *r = arg;
 
-	if (n && pfd[0].revents) {
-		reap_child(r);
+	/* Without a pidfd, this runs at least every CHILD_CHECK_MS. */
+	if (r->running && (r->pidfd < 0 || (n && pfd[0].revents)) &&
+	    child_gone(r))
 		r->done = true;
-	}
 	return 0;
 }
 
-/* The recording ended before the command: SIGTERM, then SIGKILL. */
-static void stop_child(struct record *r)
+/* Wait up to @ms for the child to end: false on a timeout or a signal. */
+static bool child_wait(struct record *r, int ms)
 {
 	struct pollfd pfd = { .fd = r->pidfd, .events = POLLIN };
+	int t;
+
+	if (r->pidfd >= 0)
+		return poll(&pfd, 1, ms) > 0;
+	for (t = 0; t < ms; t += CHILD_CHECK_MS) {
+		if (child_gone(r))
+			return true;
+		if (poll(NULL, 0, CHILD_CHECK_MS) < 0)
+			return false;
+	}
+	return child_gone(r);
+}
+
+/*
+ * The recording ended before the command: SIGTERM, then SIGKILL after
+ * CHILD_TERM_MS, or at once on another signal (a second Ctrl-C), so
+ * that a command ignoring SIGTERM cannot hold kstat.
+ */
+static void stop_child(struct record *r)
+{
+	int st;
 
 	kill(r->child, SIGTERM);
-	if (poll(&pfd, 1, CHILD_TERM_MS) == 0) {
-		kstat_err("\"%s\" did not end %d s after SIGTERM: sending SIGKILL",
-			  r->command[0], CHILD_TERM_MS / 1000);
+	errno = 0;	/* EINTR after the wait: a signal cut it short */
+	if (!child_wait(r, CHILD_TERM_MS) && r->running) {
+		if (errno != EINTR)
+			kstat_err("\"%s\" did not end %d s after SIGTERM: sending SIGKILL",
+				  r->command[0], CHILD_TERM_MS / 1000);
 		kill(r->child, SIGKILL);
 	}
-	reap_child(r);
+	if (!r->running)
+		return;
+	while (waitpid(r->child, &st, 0) < 0 && errno == EINTR)
+		;
+	child_ended(r, st);
 }
 
 /* What the subscription asks: the command line's, else the default's. */
@@ -304,6 +345,16 @@ static int record_args(int argc, char **argv, struct record *r,
 	return EXIT_OK;
 }
 
+/*
+ * A failed recording is kept if it holds samples: of the command, when
+ * there is one (a header and the state before a command that could not
+ * start are not worth a file).
+ */
+static bool worth_keeping(const struct record *r)
+{
+	return r->rec.samples && (!r->command || r->child);
+}
+
 /* kstat's exit status: the command's, once the recording succeeded. */
 static int record_status(const struct record *r)
 {
@@ -341,13 +392,14 @@ static int record_to(const char *path, struct record *r, struct kstat_sub_opts *
 					 .command = r->command };
 	recording_header(&r->rec, &hdr);
 	ret = r->rec.err ? EXIT_FAIL : sub_run(&o);
-	if (r->pidfd >= 0)
+	if (r->running)
 		stop_child(r);
 	if (ret == EXIT_OK && !r->failed)
 		recording_end(&r->rec, &r->status);
-	/* A file that holds a header only is not worth keeping. */
-	if (recording_close(&r->rec, ret != EXIT_OK && !r->rec.samples) ||
-	    ret != EXIT_OK || r->failed)
+	if (ret == EXIT_OK && r->failed)
+		ret = EXIT_FAIL;
+	if (recording_close(&r->rec, ret != EXIT_OK && !worth_keeping(r)) ||
+	    ret != EXIT_OK)
 		return EXIT_FAIL;
 	return record_status(r);
 }

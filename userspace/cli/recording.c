@@ -176,7 +176,7 @@ static void print_identity(const struct kstat_sample *id)
 }
 
 /*
- * Is an identity line due before @s?  The GET that reads it may already
+ * Must an identity line come before @s?  The GET that reads it may already
  * see a newer generation than a sample the kernel took just before: that
  * line stands for both, so samples of either generation need no other
  * (else each late sample would read the identity again).
@@ -188,23 +188,70 @@ static bool identity_due(const struct recording *r, const struct kstat_sample *s
 		s->generation != r->asked_gen);
 }
 
+/* Is it time to see whether the labels changed under one generation? */
+static bool identity_check_due(const struct recording *r,
+			       const struct kstat_sample *s)
+{
+	return s->timestamp_ns - r->identity_ns >= RECORDING_IDENTITY_CHECK_NS;
+}
+
+/* The labels of two identity lines: what follows their "irqs" key. */
+static bool same_labels(const char *a, const char *b)
+{
+	const char *la = a ? strstr(a, "\"irqs\"") : NULL;
+	const char *lb = b ? strstr(b, "\"irqs\"") : NULL;
+
+	return la && lb && !strcmp(la, lb);
+}
+
+/* @id's identity line, malloc'd (NULL: out of memory). */
+static char *render_identity(const struct kstat_sample *id)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len), *old;
+
+	if (!mem)
+		return NULL;
+	old = json_print_output(mem);
+	print_identity(id);
+	json_print_output(old);
+	if (fclose(mem)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
 static void write_identity(struct recording *r, const struct kstat_sample *s)
 {
+	bool due = identity_due(r, s);
 	struct kstat_sample *id;
-	FILE *old;
+	char *line;
 
-	if (!identity_due(r, s))
+	if (!due && !identity_check_due(r, s))
 		return;
 	/* Not readable now: the next sample asks again. */
 	if (r->read_identity(&id))
 		return;
-	if (line_begin(r, &old)) {
-		print_identity(id);
-		line_end(r, old);
+	line = render_identity(id);
+	r->identity_ns = s->timestamp_ns;
+	if (!line) {
+		r->err = ENOMEM;
+	} else if (due || !same_labels(line, r->identity_line)) {
+		errno = 0;
+		if (!r->err && fputs(line, r->f) == EOF)
+			r->err = errno ? errno : EIO;
+		if (!r->err && fflush(r->f) == EOF)
+			r->err = errno ? errno : EIO;
+		r->have_identity = true;
+		r->identity_gen = id->generation;
+		r->asked_gen = s->generation;
+		free(r->identity_line);
+		r->identity_line = line;
+		line = NULL;
 	}
-	r->have_identity = true;
-	r->identity_gen = id->generation;
-	r->asked_gen = s->generation;
+	free(line);
 	kstat_sample_free(id);
 }
 
@@ -277,6 +324,9 @@ void recording_end(struct recording *r, const struct recording_status *st)
 int recording_close(struct recording *r, bool discard)
 {
 	int err = r->err;
+
+	free(r->identity_line);
+	r->identity_line = NULL;
 
 	if (r->f == stdout) {
 		/* main() closes stdout and reports its errors. */

@@ -7,6 +7,12 @@
  * and before each sample whose generation is new, and an end line when
  * the recording ends cleanly.
  *
+ * The kernel's generation changes with the descriptors, not with their
+ * actions: a driver that requests an IRQ whose descriptor exists changes
+ * its labels alone.  So the identity is also read again when
+ * RECORDING_IDENTITY_CHECK_NS of samples passed since it was read, and
+ * written when it differs: one GET with descriptions every 10 s at most.
+ *
  * Every line is flushed as soon as it is whole, so a recorder that is
  * killed loses at most the line it was writing.  The first write error
  * is kept: every later call does nothing and recording_close() reports it.
@@ -19,6 +25,8 @@
 #include <stdio.h>
 
 #include <libkstat.h>
+
+#define RECORDING_IDENTITY_CHECK_NS (10 * 1000000000ULL)
 
 /* What the header says the samples will carry. */
 struct recording_header {
@@ -43,6 +51,8 @@ struct recording {
 	bool have_identity;		/* an identity line was written ... */
 	uint32_t identity_gen;		/* ... for the GET of this generation */
 	uint32_t asked_gen;		/* ... when a sample of this one came */
+	uint64_t identity_ns;		/* ... and that sample's timestamp */
+	char *identity_line;		/* ... that line (to compare), malloc'd */
 	uint64_t samples, lost;
 	/*
 	 * Read the IRQs' identity (a GET with descriptions, KSTAT_F_META):
