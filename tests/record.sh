@@ -18,7 +18,9 @@
 # command that cannot run exit 1 with a message and keep no file of
 # record's making; a refused subscription (below the floor, unprivileged)
 # exits 1 and leaves no file; `record -` writes to stdout; and record
-# runs clean under valgrind memcheck (0 errors, 0 definite leaks).
+# runs clean under valgrind memcheck (0 errors, 0 definite leaks); an
+# existing FILE is refused unchanged, append adds a segment, duration
+# ends a recording, and percpu alone is percpu on.
 # Its kernel paths (own subscriptions, GETs with descriptions, irqsim's
 # IRQs coming, rmmod and insmod under a subscriber) are sub-cli.sh's,
 # irq-shapes.sh's and summary-reload.sh's; what it proves is the CLI's.
@@ -196,6 +198,31 @@ assert_match 'F(L|F)*IS+E$' "$(echo "$seq" | sed 's/^HIS*//')" "after the reload
 jq -s -e 'any(.[]; .reason == "reload")' "$R.8" >/dev/null ||
 	t_fail "no reload loss"
 assert_eq "" "$(named "$R.8")" "sample IRQs missing from the identity before them"
+
+# ---- an existing file, append, duration, bare percpu ----------------------
+# An existing FILE is refused and left as it was; append adds a segment
+# (a second header), which the reader takes as such; duration ends the
+# recording on its own; "percpu" alone is "percpu on".
+cp "$R.1" "$TMPDIR/before"
+assert_exit 1 "$KSTAT" record "$R.1" count 2
+assert_match '"?'"$R.1"'"? exists: add "append"' "$T_ERR" "existing file refused"
+cmp -s "$R.1" "$TMPDIR/before" || t_fail "a refused record changed $R.1"
+assert_ok "$KSTAT" record "$R.1" append interval 100ms sections cpu percpu count 2
+assert_eq "HISSSSSEHISSE" "$(kinds "$R.1" | tr -d '\n')" "two segments"
+assert_eq "true" "$(jq -s -c '[.[] | select(has("kstat_record"))][1].percpu' "$R.1")" \
+	"bare percpu is percpu on"
+assert_match '2 segments' "$("$KSTAT" report "$R.1" 2>&1 | tr -s ' ')" "report sees two segments"
+t0=$(boottime_ns)
+assert_ok "$KSTAT" record "$R.d" interval 100ms sections cpu duration 1500ms
+t1=$(boottime_ns)
+n=$(samples_in "$R.d")
+# 1.5 s at 100 ms: the GET and about 15 samples (TCG may drop a few ticks)
+((n >= 8 && n <= 18)) || t_fail "duration 1500ms at 100ms: $n samples"
+(((t1 - t0) >= 1500000000 && (t1 - t0) < 10000000000)) ||
+	t_fail "duration 1500ms took $(((t1 - t0) / 1000000)) ms"
+assert_eq "E" "$(kinds "$R.d" | tail -1)" "a duration ends with an end line"
+assert_exit 2 "$KSTAT" record "$R.e" duration soon
+assert_match 'bad duration "soon"' "$T_ERR" "bad duration"
 
 # ---- memcheck: the lines, the 10 s identity check, stdout, a command -------
 # One batch in one valgrind start (~20 s under TCG): 110 samples at 100 ms

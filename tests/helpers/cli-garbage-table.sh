@@ -124,8 +124,12 @@ cli_garbage_usage() {
 	expect 1 report "$G_BIN"
 	expect 1 report "$G_LONG"
 	# record: its words after FILE (a usage error creates no file).
-	for w in nosuch count interval sections percpu --; do
+	# (percpu alone is percpu on: no usage error)
+	for w in nosuch count interval sections duration --; do
 		expect 2 record "$G_TMP/rec" "$w"
+	done
+	for v in 0 -1 x 2.5ms 8d ''; do
+		expect 2 record "$G_TMP/rec" duration "$v"
 	done
 	for v in 0 -1 4294967296 "$G_LONGNUM" x ''; do
 		expect 2 record "$G_TMP/rec" count "$v"

@@ -29,17 +29,22 @@ extern char **environ;
 
 static const char record_usage[] =
 	"Usage: kstat record FILE [ interval TIME ] [ sections SECTION[,SECTION...] ]\n"
-	"                         [ percpu { on | off } ] [ count N ]\n"
-	"                         [ -- COMMAND [ ARG ... ] ]\n"
+	"                         [ percpu [ on | off ] ] [ count N ] [ duration TIME ]\n"
+	"                         [ append ] [ -- COMMAND [ ARG ... ] ]\n"
 	"       kstat record help\n"
 	"\n"
-	"Write every sample to FILE (\"-\": stdout) until N samples, until\n"
-	"COMMAND ends, or until interrupted: JSON Lines, a header, then the\n"
+	"Write every sample to FILE (\"-\": stdout) until N samples, until TIME\n"
+	"has passed (duration), until COMMAND ends, or until interrupted,\n"
+	"whichever comes first: JSON Lines, a header, then the\n"
 	"lines of kstat -j monitor with the IRQs' identity (chip, hwirq, type,\n"
 	"actions) before the first sample and whenever the IRQ set changes, and\n"
 	"an end line when the recording ends cleanly (docs/record-format.md).\n"
 	"Each line is written out when it is whole: a recorder that is killed\n"
-	"leaves every line before the last.  FILE is replaced if it exists.\n"
+	"leaves every line before the last.  An existing FILE is refused (a\n"
+	"recording is not lost to a second command with the same name); with\n"
+	"append, a new segment is added at its end, header first: readers\n"
+	"never subtract counts across segments.  A device or FIFO (/dev/null)\n"
+	"is written as it is.  percpu alone is percpu on.\n"
 	"The subscription is record's own: interval, sections and percpu take\n"
 	"the default stream's values (kstat config show) when not given, and\n"
 	"keep them while it records.  SECTION is cpu, irq, softirq or all;\n"
@@ -58,6 +63,9 @@ static const char record_usage[] =
 struct record {
 	struct recording rec;
 	uint64_t count;			/* stop after this many samples (0: never) */
+	uint64_t duration_ns;		/* stop after this long (0: never) */
+	uint64_t deadline_ns;		/* CLOCK_BOOTTIME of that stop */
+	bool append;			/* a new segment at FILE's end */
 	char **command;			/* after "--", or NULL */
 	pid_t child;			/* 0 until started */
 	bool running;			/* the child, not yet waited for */
@@ -186,11 +194,23 @@ static bool child_gone(struct record *r)
 	return true;
 }
 
-/* sub_run()'s poll also watches the running command. */
+/* Lower *@timeout_ms (-1: none) to wake up at @when_ns (CLOCK_BOOTTIME). */
+static void lower_timeout(int *timeout_ms, uint64_t when_ns)
+{
+	uint64_t now = boottime_ns();
+	uint64_t ms = when_ns > now ? (when_ns - now + MSEC_NS - 1) / MSEC_NS : 0;
+
+	if (*timeout_ms < 0 || (uint64_t)*timeout_ms > ms)
+		*timeout_ms = (int)(ms < INT_MAX ? ms : INT_MAX);
+}
+
+/* sub_run()'s poll also watches the running command and the duration. */
 static unsigned int fill_child(struct pollfd *pfd, int *timeout_ms, void *arg)
 {
 	struct record *r = arg;
 
+	if (r->deadline_ns)
+		lower_timeout(timeout_ms, r->deadline_ns);
 	if (!r->running)
 		return 0;
 	if (r->pidfd < 0) {
@@ -206,6 +226,8 @@ static int child_ready(const struct pollfd *pfd, unsigned int n, void *arg)
 {
 	struct record *r = arg;
 
+	if (r->deadline_ns && boottime_ns() >= r->deadline_ns)
+		r->done = true;
 	/* Without a pidfd, this runs at least every CHILD_CHECK_MS. */
 	if (r->running && (r->pidfd < 0 || (n && pfd[0].revents)) &&
 	    child_gone(r))
@@ -279,9 +301,13 @@ static int fill_sub_opts(struct kstat_sub_opts *so)
 
 /* The words of record, and what each takes. */
 static const char *const record_words[] = {
-	"interval", "sections", "percpu", "count", NULL
+	"interval", "sections", "percpu", "count", "duration", "append", NULL
 };
-enum { R_INTERVAL, R_SECTIONS, R_PERCPU, R_COUNT };
+enum { R_INTERVAL, R_SECTIONS, R_PERCPU, R_COUNT, R_DURATION, R_APPEND };
+/* A recording's length: bare milliseconds, as every TIME; at most a week. */
+static const struct duration_spec record_duration = {
+	.step_ns = MSEC_NS, .min_ns = MSEC_NS, .max_ns = 7 * 24 * 3600 * SEC_NS,
+};
 
 /* The value of keyword @w into @r or @so; EXIT_USAGE after the message. */
 static int record_arg(int w, const char *val, struct record *r,
@@ -305,11 +331,18 @@ static int record_arg(int w, const char *val, struct record *r,
 			return usage_err("record", "bad sections \"%s\" (cpu, irq, softirq, all)", val);
 		so->fields |= KSTAT_CONFIG_SECTIONS;
 	} else if (w == R_PERCPU) {
-		err = word_match(onoff, val);
+		/* bare "percpu" is "percpu on", as kstat run takes it */
+		err = val ? word_match(onoff, val) : 0;
 		if (err < 0)
 			return usage_err("record", "percpu is \"on\" or \"off\", not \"%s\"", val);
 		so->percpu = err == 0;
 		so->fields |= KSTAT_CONFIG_PERCPU;
+	} else if (w == R_DURATION) {
+		err = parse_duration(val, &record_duration, &r->duration_ns);
+		if (err)
+			return usage_err("record", "bad duration \"%s\" (%s)", val,
+					 duration_explain(why, sizeof(why), err,
+							  &record_duration));
 	} else {
 		err = parse_uint(val, 1, UINT32_MAX, &v);
 		if (err)
@@ -325,9 +358,10 @@ static int record_arg(int w, const char *val, struct record *r,
 static int record_args(int argc, char **argv, struct record *r,
 		       struct kstat_sub_opts *so)
 {
+	const char *val;
 	int a, w;
 
-	for (a = 0; a < argc; a += 2) {
+	for (a = 0; a < argc; a++) {
 		if (!strcmp(argv[a], "--")) {
 			if (a + 1 >= argc)
 				return usage_err("record", "\"--\" needs a COMMAND after it");
@@ -337,9 +371,20 @@ static int record_args(int argc, char **argv, struct record *r,
 		w = word_match(record_words, argv[a]);
 		if (w < 0)
 			return usage_err("record", "unexpected argument \"%s\"", argv[a]);
-		if (a + 1 >= argc)
+		if (w == R_APPEND) {
+			r->append = true;
+			continue;
+		}
+		val = a + 1 < argc && strcmp(argv[a + 1], "--") ? argv[a + 1] : NULL;
+		/* percpu's value is optional: only "on" or "off" is taken */
+		if (w == R_PERCPU && val && !is_prefix(val, "on") &&
+		    !is_prefix(val, "off"))
+			val = NULL;
+		if (!val && w != R_PERCPU)
 			return usage_err("record", "\"%s\" needs a value", record_words[w]);
-		if (record_arg(w, argv[a + 1], r, so))
+		if (val)
+			a++;
+		if (record_arg(w, val, r, so))
 			return EXIT_USAGE;
 	}
 	return EXIT_OK;
@@ -384,8 +429,11 @@ static int record_to(const char *path, struct record *r, struct kstat_sub_opts *
 
 	if (fill_sub_opts(so))
 		return EXIT_FAIL;
-	if (recording_open(&r->rec, path, read_identity))
+	if (recording_open(&r->rec, path, read_identity,
+			   r->append ? RECORDING_APPEND : RECORDING_NEW))
 		return EXIT_FAIL;
+	if (r->duration_ns)
+		r->deadline_ns = boottime_ns() + r->duration_ns;
 	hdr = (struct recording_header){ .interval_ms = so->interval_ms,
 					 .sections = so->sections,
 					 .percpu = so->percpu,

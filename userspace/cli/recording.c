@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -39,8 +40,26 @@ static void line_end(struct recording *r, FILE *old)
 		r->err = errno ? errno : EIO;
 }
 
+/* Open an existing @path as @mode says: its fd, or -1 with errno set. */
+static int open_existing(const char *path, enum recording_mode mode)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return -1;
+	if (!S_ISREG(st.st_mode))	/* /dev/null, a FIFO: as it is */
+		return open(path, O_WRONLY | O_CLOEXEC);
+	if (mode == RECORDING_APPEND)
+		return open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (mode == RECORDING_REPLACE)
+		return open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	errno = EEXIST;
+	return -1;
+}
+
 int recording_open(struct recording *r, const char *path,
-		   int (*read_identity)(struct kstat_sample **out))
+		   int (*read_identity)(struct kstat_sample **out),
+		   enum recording_mode mode)
 {
 	int fd;
 
@@ -49,11 +68,16 @@ int recording_open(struct recording *r, const char *path,
 		r->f = stdout;
 		return 0;
 	}
-	/* Created here, or replacing a file: only ours may be removed. */
+	/* Created here, or one that existed: only ours may be removed. */
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 	r->created = fd >= 0;
 	if (fd < 0 && errno == EEXIST)
-		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		fd = open_existing(path, mode);
+	if (fd < 0 && errno == EEXIST) {
+		kstat_err("\"%s\" exists: add \"append\" to add to it, or give another name",
+			  path);
+		return -1;
+	}
 	if (fd >= 0)
 		r->f = fdopen(fd, "w");
 	if (!r->f) {

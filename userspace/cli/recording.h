@@ -62,12 +62,22 @@ struct recording {
 	int (*read_identity)(struct kstat_sample **out);
 };
 
+/* What recording_open() does with a regular file that exists. */
+enum recording_mode {
+	RECORDING_REPLACE,	/* truncate it (kstat run -o, as ">" does) */
+	RECORDING_NEW,		/* refuse it: a recording is not lost by a
+				 * second command with the same name */
+	RECORDING_APPEND,	/* append a new segment, header first */
+};
+
 /*
- * Create @path (truncated if it exists; "-": stdout): 0, or -1 after
- * the error was printed.  @read_identity as in struct recording.
+ * Open @path ("-": stdout; a device or FIFO is written as it is) as
+ * @mode says: 0, or -1 after the error was printed.  @read_identity as
+ * in struct recording.
  */
 int recording_open(struct recording *r, const char *path,
-		   int (*read_identity)(struct kstat_sample **out));
+		   int (*read_identity)(struct kstat_sample **out),
+		   enum recording_mode mode);
 void recording_header(struct recording *r, const struct recording_header *h);
 /* A sample, with an identity line before it when its generation is new. */
 void recording_sample(struct recording *r, const struct kstat_sample *s);

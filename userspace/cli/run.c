@@ -210,7 +210,8 @@ static int rec_start(struct run *r, const struct kstat_sample *before)
 		.sections = r->sections, .percpu = r->percpu, .command = r->cmd,
 	};
 
-	if (recording_open(&r->rec, r->out, read_identity))
+	if (recording_open(&r->rec, r->out, read_identity,
+			   RECORDING_REPLACE))
 		return EXIT_FAIL;
 	r->recording = true;
 	recording_header(&r->rec, &hdr);
