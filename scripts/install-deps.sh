@@ -11,8 +11,10 @@
 #   scripts/install-deps.sh                  what make check, check-rt and
 #                                            check-debug need
 #   scripts/install-deps.sh --bench          also what make bench-seed
-#                                            compares with: node_exporter
-#                                            (prometheus-node-exporter, 4 MB)
+#                                            needs beyond that (nothing
+#                                            today: node_exporter, which it
+#                                            compares with, is a test
+#                                            dependency now)
 #   scripts/install-deps.sh --kernel 6.12    also Debian 12's 6.12 kernel
 #                                            and headers (linux-image-6.12-amd64,
 #                                            linux-headers-6.12-amd64): not
@@ -45,7 +47,10 @@ PACKAGES=(
 	jq iproute2 python3		# used by guest tests (genl, JSON checks)
 	libnl-3-dev libnl-genl-3-dev libmnl-dev pkg-config
 	libmicrohttpd-dev zlib1g-dev	# the exporter: HTTP server, gzip
-	prometheus			# promtool check metrics (tests/export-fleet.sh; 19 MB, ~10 s)
+	prometheus			# promtool check metrics (tests/export-fleet.sh; 19 MB, ~10 s),
+					# check/test rules (tests/unit/test_prom_rules, tests/export-rules.sh)
+	prometheus-node-exporter	# node_exporter's pages for the rules' test (4 MB);
+					# make bench-seed runs it beside the exporter
 	sparse valgrind
 	linux-source-6.1		# make debug-kernel, make kernel-lint (checkpatch)
 	flex bison bc libelf-dev libssl-dev xz-utils	# ... building that kernel
@@ -66,8 +71,17 @@ PACKAGES=(
 )
 
 # --bench adds these (make bench-seed: the exporter beside node_exporter,
-# bench/export-vs-node.sh; the guest runs the host's binary).
-BENCH_PACKAGES=(prometheus-node-exporter)
+# bench/export-vs-node.sh; the guest runs the host's binary).  Nothing
+# more today: prometheus-node-exporter is in PACKAGES (the rules' test).
+BENCH_PACKAGES=()
+
+# Packages whose postinst starts a service of the same name.  The tests
+# run their own (promtool, node_exporter on ports of their own); a
+# Prometheus scraping itself and node_exporter every 15 s would only take
+# CPU from the guests on a 2-core machine.  When this script installed
+# them, it stops and disables those services (under systemd only; an
+# admin's existing set-up is never touched).
+SERVICE_PACKAGES=(prometheus prometheus-node-exporter)
 
 # Optional kernels: --kernel NAME adds these packages.
 declare -A KERNEL_PACKAGES=(
@@ -143,6 +157,22 @@ ensure_candidates() {
 	exit 1
 }
 
+# stop_services PKG...: among the packages just installed, stop and
+# disable those of SERVICE_PACKAGES (their service has their name).
+stop_services() {
+	local p s
+	local -a units=()
+	[[ -d ${KSTAT_SYSTEMD_DIR:-/run/systemd/system} ]] || return 0
+	for p in "$@"; do
+		for s in "${SERVICE_PACKAGES[@]}"; do
+			[[ $p == "$s" ]] && units+=("$s.service")
+		done
+	done
+	((${#units[@]})) || return 0
+	echo "install-deps: stopping and disabling ${units[*]} (started by their packages; the tests run their own)"
+	"${sudo[@]}" systemctl disable --now "${units[@]}" || true
+}
+
 main() {
 	local -a need sudo=()
 	local k
@@ -178,6 +208,7 @@ main() {
 	ensure_candidates "${need[@]}"
 	"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
 		--no-install-recommends "${need[@]}"
+	stop_services "${need[@]}"
 	mapfile -t need < <(missing)
 	if ((${#need[@]})); then
 		echo "install-deps: still missing after install: ${need[*]}" >&2
