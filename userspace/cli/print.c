@@ -203,15 +203,21 @@ const char *irq_type(const struct kstat_irq *q)
 char *irq_actions_join(const struct kstat_irq *q, const char *sep)
 {
 	size_t i, len = 1;
-	char *s;
+	char *s, *a;
 
 	for (i = 0; i < q->nr_actions; i++)
-		len += strlen(q->actions[i]) + strlen(sep);
+		len += name_esc_len(q->actions[i]) + strlen(sep);
 	s = calloc(1, len);
 	for (i = 0; s && i < q->nr_actions; i++) {
+		a = name_escape(q->actions[i]);
+		if (!a) {
+			free(s);
+			return NULL;
+		}
 		if (i)
 			strcat(s, sep);
-		strcat(s, q->actions[i]);
+		strcat(s, a);
+		free(a);
 	}
 	return s;
 }
@@ -329,7 +335,8 @@ static int actions_width(const struct kstat_irq *q, const struct irq_cols *w)
 	size_t i, n = 0;
 
 	for (i = 0; i < q->nr_actions; i++)
-		n += strlen(q->actions[i]) + (i ? strlen(w->actions_sep) : 0);
+		n += name_esc_len(q->actions[i]) +
+		     (i ? strlen(w->actions_sep) : 0);
 	return q->nr_actions ? (int)n : (int)strlen(w->no_actions);
 }
 
@@ -352,10 +359,10 @@ void irq_cols_show(struct irq_cols *w, const struct kstat_sample *s,
 		w->actions = max_int(w->actions, actions_width(q, w));
 		w->irq = max_int(w->irq, (int)u64_width(q->irq));
 		w->count = max_int(w->count, (int)u64_width(q->count));
-		w->chip = max_int(w->chip, q->chip ? (int)strlen(q->chip) : 1);
+		w->chip = max_int(w->chip, q->chip ? (int)name_esc_len(q->chip) : 1);
 		if (q->has_hwirq)
 			w->hwirq = max_int(w->hwirq, (int)u64_width(q->hwirq));
-		w->type = max_int(w->type, (int)strlen(irq_type(q)));
+		w->type = max_int(w->type, (int)name_esc_len(irq_type(q)));
 		w->cpu = counts_width(q->percpu, q->nr_percpu, w->cpu);
 	}
 	w->cpu = label_width(w->cpu, w->nr_cpus);

@@ -81,7 +81,10 @@ void print_cputimes_in(const char *key, const struct kstat_sample *s,
 
 /* The flow handler's name, else "level" or "edge". */
 const char *irq_type(const struct kstat_irq *q);
-/* The actions joined by @sep, "" without any (malloc'd; NULL: no memory). */
+/*
+ * The actions, each escaped by name_esc_next()'s rule, joined by @sep; ""
+ * without any (malloc'd; NULL: no memory).
+ */
 char *irq_actions_join(const struct kstat_irq *q, const char *sep);
 /* strcmp() of the actions joined by ",", without joining them. */
 int irq_actions_cmp(const struct kstat_irq *a, const struct kstat_irq *b);
