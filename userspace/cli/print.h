@@ -179,22 +179,7 @@ struct softirq_cols {
 	char count_fmt[COL_FMT_LEN];	/* "": the count in JSON only */
 	int name, rate_w, count, cpu;	/* text widths */
 	uint32_t nr_cpus;		/* per-CPU columns, from CPU 0 */
-	/*
-	 * show: these columns in this order, text and JSON keys alike
-	 * (show -o changes them); nr 0: the view's fixed layout.
-	 */
-	struct irq_col_list cols;
-	int actions;			/* text width of ACTIONS (show) */
-	bool no_header;			/* show -n: no headings */
 };
-
-/*
- * The comma-separated column names of -o @list (any case) into @l: 0, or
- * -1 with why in @err (without "kstat: ").
- */
-int irq_col_list_parse(struct irq_col_list *l, const char *list, char *err,
-		       size_t len);
-bool irq_col_list_has(const struct irq_col_list *l, enum irq_col c);
 
 /* show's layout: widths that fit @s's vectors, per-CPU columns with @percpu. */
 void softirq_cols_show(struct softirq_cols *w, const struct kstat_sample *s,
