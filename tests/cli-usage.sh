@@ -11,6 +11,9 @@
 #     an exact name beats a longer one ("softirq" vs "softirqs", "stat" vs
 #     "stats"), and an ambiguous prefix ("kstat c": cpu or config) is an
 #     error.
+#   - irq show -o COLUMNS (any case, in order) and -n print those columns
+#     without headings, -j those keys; an unknown column is a usage error
+#     naming the columns.
 #   - In a batch, the first failing line stops the run: exit 1 and
 #     "kstat: FILE:LINE: message".
 # leave-out: userspace-only
@@ -44,6 +47,9 @@ bad=(
 	"cpu show total 0"
 	"watch interval 2"
 	"watch cpu interval 0.5"
+	"watch cpu percpu"
+	"watch percpu"
+	"watch irq count 1 percpu"
 	"top -b -d 1"
 	"top -bn1 -d 2"
 	"irq show 1-"
@@ -52,6 +58,11 @@ bad=(
 	"irq show 3-1"
 	"irq show 1--2"
 	"irq show 4294967296"
+	"irq show -o"
+	"irq show -o NAME"
+	"irq show -o irq,,count"
+	"irq show -o irq,IRQ"
+	"irq show -x"
 	"softirq show bogus"
 	"stat extra"
 	"interrupts extra"
@@ -127,6 +138,19 @@ assert_eq 1 "$(awk -v s="$secs" -v n="$ns" 'BEGIN { d = n / 1e9 - s; print (d > 
 	"cpu show total idle(s) $secs is -j's $ns ns"
 assert_exit 0 "$KSTAT" ir sh per
 assert_match '^IRQ +COUNT +CPU0 ' "$T_OUT" "kstat ir sh per"
+# irq show -o COLUMNS -n, as lsirq: the columns named, any case, in order
+assert_exit 2 "$KSTAT" irq show -o irq,Name
+assert_eq "kstat: unknown column 'Name'; columns are: IRQ, COUNT, PERCPU, CHIP, HWIRQ, TYPE, ACTIONS" \
+	"$(head -1 <<<"$T_ERR")" "irq show -o: an unknown column"
+assert_exit 0 "$KSTAT" irq show -o count,IRQ
+assert_match '^ *COUNT +IRQ$' "$(head -1 <<<"$T_OUT")" "irq show -o count,IRQ: headings"
+assert_eq "" "$(sed 1d <<<"$T_OUT" | awk 'NF != 2')" "irq show -o count,IRQ: two columns"
+assert_exit 0 "$KSTAT" irq show -n -o irq,percpu
+assert_eq "" "$(awk -v n="$(possible_cpus)" 'NF != n + 1 || $1 !~ /^[0-9]+$/' <<<"$T_OUT")" \
+	"irq show -n -o irq,percpu: no headings, IRQ and a count per CPU"
+assert_exit 0 "$KSTAT" -j irq show -o actions,irq
+assert_eq '["actions","irq"]' "$(jq -c '[.[] | keys_unsorted] | unique | .[0]' <<<"$T_OUT")" \
+	"-j irq show -o actions,irq: those keys, in that order"
 assert_exit 0 "$KSTAT" softirq
 assert_match '^NAME +COUNT' "$T_OUT" "kstat softirq (an exact name)"
 assert_exit 0 "$KSTAT" softirqs

@@ -2,8 +2,10 @@
 # Proves: `kstat export prometheus --listen` serves GET /metrics that a real
 # Prometheus parser accepts (one HELP/TYPE per family, text 0.0.4); the
 # synthetic IRQ's exported count is exact with its chip and action labels
-# (its action's name holds a quote and a backslash: escaped in the text,
-# read back intact by the parser);
+# (its action's name holds a quote, a backslash, an invalid UTF-8 byte
+# and an escape character: the names' rule makes the last two \xHH, the
+# exposition format escapes the rest, and the parser reads back the very
+# text `kstat irq show` and `kstat -j irq show` print);
 # CPU seconds and softirq counts are bracketed by GETs taken before and
 # after (the sample provably newer than the first GET); 100 concurrent
 # scrapes all get 200 and parse while a half-sent request stays open;
@@ -27,7 +29,9 @@ fetch() { curl -sS --max-time 10 "$URL"; }
 # CLOCK_BOOTTIME in seconds from /proc/uptime (10 ms resolution).
 uptime_s() { local u _; read -r u _ < /proc/uptime; echo "$u"; }
 
-SUFFIX=$'-"q\\'
+SUFFIX=$'-\xff\x1b"q\\'
+# the action's name as every output writes it (docs/cli.md, "Names")
+NAME='kstat-sim-3-\xff\x1b"q\'
 irqsim_load irqs=8 "suffix=$SUFFIX"
 t_cleanup irqsim_unload
 a=$(irqsim_irq 3)
@@ -89,10 +93,13 @@ assert_eq true "$newer" "every scrape served a sample newer than the first GET"
 t_log "IRQ $a: $k"
 assert_eq 1005 "$kval" "parsed count of IRQ $a"
 assert_match 'info="dummy"' "$k" "info (chip) label of IRQ $a"
-[[ $k == *"actions=\"kstat-sim-3$SUFFIX\""* ]] || t_fail "actions label of IRQ $a: $k"
+[[ $k == *"actions=\"$NAME\""* ]] || t_fail "actions label of IRQ $a: $k"
+assert_eq "$NAME" "$("$KSTAT" irq show "$a" -o actions -n)" "kstat irq show: the same name"
+assert_eq "$NAME" "$("$KSTAT" -j irq show "$a" | jq -r '.[0].actions[0]')" \
+	"kstat -j irq show: the same name"
 # A page of its own, once the exporter is up: under load a 100 ms sample
 # can be 3 intervals late, and a page served with up 0 has no IRQ series.
-escaped() { grep -q 'actions="kstat-sim-3-\\"q\\\\"' <<<"$(fetch)"; }
+escaped() { grep -qF 'actions="kstat-sim-3-\\xff\\x1b\"q\\"' <<<"$(fetch)"; }
 wait_until 10 escaped
 assert_eq counter "$ktype" "kstat_interrupts type"
 assert_eq '[]' "$bad" "exported counters outside their GET brackets"

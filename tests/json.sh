@@ -10,7 +10,8 @@
 # TIME is milliseconds: watch interval 200 and top -d 200 give frames of
 # about 200 ms.  Also the
 # grammar: watch's first word abbreviates (watch ir), -t timestamps
-# monitor's text lines and each table of watch and top -b.
+# monitor's text lines and each table of watch and top -b; watch softirq
+# percpu's keys and mpstat -I SCPU table, with its Average.
 # leave-out: userspace-only
 source tests/lib.sh
 require_cmd jq
@@ -105,6 +106,19 @@ assert_eq 2 "$(grep -cE "$STAMP" <<<"$out")" "kstat -t watch: a time line per ta
 assert_eq 2 "$(grep -A1 -E "$STAMP" <<<"$out" | grep -c '^NAME  *RATE/s')" \
 	"kstat -t watch: each time line heads its table"
 assert_match "$STAMP" "$(head -n 1 <<<"$out")" "kstat -t watch starts with the time"
+# watch softirq percpu: mpstat -I SCPU's table, then "Average:" and another
+out=$("$KSTAT" watch softirq percpu interval 0.2s count 1)
+assert_match '^ *CPU +HI/s +TIMER/s +NET_TX/s +NET_RX/s' "$(head -n 1 <<<"$out")" \
+	"watch softirq percpu: a column per vector"
+assert_eq 2 "$(grep -cE '^ *CPU +HI/s' <<<"$out")" "watch softirq percpu: a table and the average's"
+assert_eq 1 "$(grep -cx 'Average:' <<<"$out")" "without -t, Average: on a line of its own"
+j=$("$KSTAT" -j watch softirq percpu interval 0.2s count 1)
+assert_eq '["name","percpu_rate","rate"]' "$(jq -sc '.[0].softirq[0] | keys' <<<"$j")" \
+	"watch softirq percpu: a vector's keys"
+assert_eq "[null,true]" "$(jq -sc '[.[].average]' <<<"$j")" "then the average"
+# per interval, the per-CPU rates of a vector add up to its rate
+assert_eq true "$(jq -s 'all(.[].softirq[]; (.percpu_rate | add) - .rate | fabs < 0.1)' <<<"$j")" \
+	"watch softirq percpu: the CPUs' rates add up to the vector's: $(jq -sc '[.[].softirq[] | [.rate, (.percpu_rate | add)]]' <<<"$j")"
 j=$("$KSTAT" -t -j watch cpu interval 0.2s count 1)
 assert_eq true "$(keys 'has("timestamp_ns")' "$j")" "kstat -t -j watch is JSON as before"
 out=$("$KSTAT" -t top -b -n 1 -d 0.2s rows 3)

@@ -411,6 +411,7 @@ static void print_delta_irqs(const struct kstat_delta *d)
 		return;
 	irq_cols_show(&w, &s, d->percpu);
 	w.state = true;
+	w.cols.nr = 0;	/* the fixed layout: it has the STATE column */
 	w.nr_cpus = d->percpu ? d->nr_cpus : 0;
 	w.cpu = percpu_width(w.cpu, w.nr_cpus);
 	open_json_array("irq");

@@ -141,58 +141,22 @@ static void buf_printf(struct buf *b, const char *fmt, ...)
 }
 
 /*
- * Length of the valid UTF-8 sequence at @s (RFC 3629: no overlong forms,
- * no surrogates, nothing above U+10FFFF), or 0.
+ * A label value: the names' rule of every output (name_esc_next(): invalid
+ * UTF-8 and control bytes as \xHH, so the scrape stays valid UTF-8 and the
+ * value is the one text and JSON show), then the exposition format's
+ * escapes (\\ \"; a newline is already \x0a).
  */
-static size_t utf8_len(const unsigned char *s)
+static void buf_label(struct buf *b, const char *s)
 {
-	unsigned char c = s[0];
-	size_t n, i;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	for (i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;	/* also stops at the NUL */
-	if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) ||
-	    (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f))
-		return 0;
-	return n;
-}
-
-/*
- * A label value, escaped as the exposition format asks (\\ \" \n) and
- * valid UTF-8: each byte that starts no valid sequence becomes U+FFFD, so
- * one driver's odd name cannot make Prometheus reject the whole scrape.
- */
-static void buf_label(struct buf *b, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
+	char out[NAME_ESC_MAX], *p;
 	size_t n;
 
-	while (s && *s) {
-		n = utf8_len(s);
-		if (!n) {
-			buf_write(b, "\xef\xbf\xbd", 3);
-			n = 1;
-		} else if (*s == '\\') {
-			buf_write(b, "\\\\", 2);
-		} else if (*s == '"') {
-			buf_write(b, "\\\"", 2);
-		} else if (*s == '\n') {
-			buf_write(b, "\\n", 2);
-		} else {
-			buf_write(b, (const char *)s, n);
+	for (; s && (n = name_esc_next(s, out)); s += n) {
+		for (p = out; *p; p++) {
+			if (*p == '\\' || *p == '"')
+				buf_write(b, "\\", 1);
+			buf_write(b, p, 1);
 		}
-		s += n;
 	}
 }
 

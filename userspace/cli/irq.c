@@ -9,13 +9,19 @@
 #include "print.h"
 
 static const char irq_usage[] =
-	"Usage: kstat irq [ show [ IRQ ... ] [ percpu ] ]\n"
+	"Usage: kstat irq [ show [ IRQ ... ] [ percpu ] [ -o COLUMNS ] [ -n ] ]\n"
 	"       kstat irq help\n"
 	"where  IRQ := { NUMBER | FIRST-LAST }\n"
+	"       COLUMNS := COLUMN[,COLUMN...]\n"
+	"       COLUMN := { IRQ | COUNT | PERCPU | CHIP | HWIRQ | TYPE | ACTIONS }\n"
 	"\n"
 	"Every IRQ, or the IRQs and ranges given, with \"percpu\" also the count\n"
 	"of each CPU id (offline CPUs included).  One IRQ number alone must\n"
 	"exist; in a range or a list, numbers without an IRQ are left out.\n"
+	"-o (--output) prints only the COLUMNS named (any case), in their order,\n"
+	"as lsirq -o does; PERCPU is the CPUn columns (\"percpu\" is then not\n"
+	"needed).  With -j, -o selects the keys of each object, in the same\n"
+	"order.  -n (--noheadings) leaves out the heading line.\n"
 	"\n"
 	"Text: a table  IRQ COUNT [CPUn ...] CHIP HWIRQ TYPE ACTIONS.  JSON (-j):\n"
 	"an array of objects with the keys \"irq\", \"count\", \"chip\", \"hwirq\"\n"
@@ -45,9 +51,16 @@ static bool irq_wanted(const struct irq_spec *sp, size_t n, uint32_t irq)
  * One GET of the range from the lowest IRQ asked to the highest, with
  * descriptions; printed are the IRQs the words name.
  */
+/* What show prints of each IRQ: -o's columns (nr 0: all), -n. */
+struct irq_view {
+	struct irq_col_list cols;
+	bool percpu, no_header;
+};
+
 static int irq_print(struct kstat_handle *h, const struct irq_spec *sp,
-		     size_t n, bool one, bool percpu)
+		     size_t n, bool one, const struct irq_view *v)
 {
+	bool percpu = v->percpu || irq_col_list_has(&v->cols, IRQ_COL_PERCPU);
 	struct kstat_query q = KSTAT_QUERY_INIT;
 	const struct kstat_irq *irq;
 	struct kstat_sample *s;
@@ -75,6 +88,9 @@ static int irq_print(struct kstat_handle *h, const struct irq_spec *sp,
 		return EXIT_FAIL;
 	}
 	irq_cols_show(&w, s, percpu);
+	if (v->cols.nr)
+		w.cols = v->cols;
+	w.no_header = v->no_header;
 	open_json_array(NULL);
 	print_irq_header(&w);
 	for (i = 0; i < s->nr_irqs; i++) {
@@ -88,11 +104,35 @@ static int irq_print(struct kstat_handle *h, const struct irq_spec *sp,
 	return EXIT_OK;
 }
 
+/*
+ * Option @argv[*i] of show (-o COLUMNS, -n, as lsirq spells them) into @v,
+ * moving *i past its argument: EXIT_OK, EXIT_USAGE (said why), or -1: not
+ * an option.
+ */
+static int irq_show_option(int argc, char **argv, int *i, struct irq_view *v)
+{
+	const char *a = argv[*i];
+	char err[160];
+
+	if (!strcmp(a, "-n") || !strcmp(a, "--noheadings")) {
+		v->no_header = true;
+		return EXIT_OK;
+	}
+	if (strcmp(a, "-o") && strcmp(a, "--output"))
+		return -1;
+	if (++*i == argc)
+		return usage_err("irq", "option \"%s\" needs an argument", a);
+	if (irq_col_list_parse(&v->cols, argv[*i], err, sizeof(err)))
+		return usage_err("irq", "%s", err);
+	return EXIT_OK;
+}
+
 static int irq_show(int argc, char **argv)
 {
 	struct irq_spec *sp = calloc((size_t)argc + 1, sizeof(*sp));
+	struct irq_view v = { .percpu = false };
 	struct kstat_handle *h;
-	bool percpu = false, range = false, one;
+	bool range = false, one;
 	size_t n = 0;
 	int i, ret;
 
@@ -102,19 +142,25 @@ static int irq_show(int argc, char **argv)
 	}
 	for (i = 0; i < argc; i++) {
 		if (is_prefix(argv[i], "percpu")) {
-			percpu = true;
+			v.percpu = true;
 			continue;
 		}
+		ret = irq_show_option(argc, argv, &i, &v);
+		if (ret == EXIT_USAGE)
+			goto out;
+		if (ret == EXIT_OK)
+			continue;
 		if (parse_u32_range(argv[i], &sp[n].first, &sp[n].last, &range)) {
-			free(sp);
-			return usage_err("irq", "invalid IRQ \"%s\" (a number or FIRST-LAST, "
-					 "each 0 to %u, FIRST <= LAST)", argv[i], UINT32_MAX);
+			ret = usage_err("irq", "invalid IRQ \"%s\" (a number or FIRST-LAST, "
+					"each 0 to %u, FIRST <= LAST)", argv[i], UINT32_MAX);
+			goto out;
 		}
 		n++;
 	}
 	one = n == 1 && !range;	/* it must exist */
 	h = kstat_handle();
-	ret = h ? irq_print(h, sp, n, one, percpu) : EXIT_FAIL;
+	ret = h ? irq_print(h, sp, n, one, &v) : EXIT_FAIL;
+out:
 	free(sp);
 	return ret;
 }

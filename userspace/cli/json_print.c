@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "json_print.h"
 
@@ -70,68 +71,100 @@ static void jw_indent(void)
 }
 
 /*
- * Length of the valid UTF-8 sequence at @s (2 to 4), or 0: overlong forms,
- * surrogates and code points above U+10FFFF are invalid.
+ * Length of the valid UTF-8 sequence at @s (RFC 3629: no overlong forms,
+ * no surrogates, nothing above U+10FFFF): 1 for ASCII, else 2 to 4; 0 if
+ * invalid.
  */
-static unsigned int utf8_len(const unsigned char *s)
+static size_t utf8_len(const unsigned char *s)
 {
-	unsigned int len, i;
-	uint32_t cp;
+	unsigned char c = s[0];
+	size_t n, i;
 
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		len = 2;
-		cp = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		len = 3;
-		cp = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		len = 4;
-		cp = s[0] & 0x07;
-	} else {
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4;
+	else
 		return 0;
-	}
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)	/* also stops at the NUL */
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;	/* also stops at the NUL */
+	if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) ||
+	    (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f))
 		return 0;
-	return len;
+	return n;
 }
 
 /*
- * Names come from kernel drivers and may hold any byte: valid UTF-8 passes
- * through, control characters are escaped, and each byte of an invalid
- * sequence is written as the Latin-1 character of that value, so the output
- * is always valid JSON.
+ * Must the unit of @n bytes at @s be written as \xHH?  Invalid bytes, C0
+ * and C1 controls and DEL (a terminal would act on them), and a backslash
+ * before an "x" (it would read as an escape: util-linux's rule).
  */
-static void jw_string(const char *str)
+static bool name_esc_needed(const unsigned char *s, size_t n)
+{
+	return !n || s[0] < 0x20 || s[0] == 0x7f ||
+	       (s[0] == '\\' && s[1] == 'x') ||
+	       (n == 2 && s[0] == 0xc2 && s[1] < 0xa0);
+}
+
+size_t name_esc_next(const char *str, char out[NAME_ESC_MAX])
 {
 	const unsigned char *s = (const unsigned char *)str;
-	unsigned int len;
+	size_t n = *s ? utf8_len(s) : 0, i;
+
+	out[0] = '\0';
+	if (!*s)
+		return 0;
+	if (!name_esc_needed(s, n)) {
+		memcpy(out, s, n);
+		out[n] = '\0';
+		return n;
+	}
+	n = n ? n : 1;	/* an invalid sequence: its first byte alone */
+	for (i = 0; i < n; i++)
+		snprintf(out + 4 * i, NAME_ESC_MAX - 4 * i, "\\x%02x", s[i]);
+	return n;
+}
+
+size_t name_esc_len(const char *s)
+{
+	char out[NAME_ESC_MAX];
+	size_t len = 0, n;
+
+	for (; s && (n = name_esc_next(s, out)); s += n)
+		len += strlen(out);
+	return len;
+}
+
+char *name_escape(const char *s)
+{
+	char out[NAME_ESC_MAX], *r = malloc(name_esc_len(s) + 1);
+	size_t n;
+
+	if (!r)
+		return NULL;
+	r[0] = '\0';
+	for (; s && (n = name_esc_next(s, out)); s += n)
+		strcat(r, out);
+	return r;
+}
+
+/* @s escaped by name_esc_next(), then as JSON asks (\" and \\). */
+static void jw_string(const char *str)
+{
+	char out[NAME_ESC_MAX], *p;
+	size_t n;
 
 	fputc('"', JOUT);
-	for (; *s; s++) {
-		switch (*s) {
-		case '"':  fputs("\\\"", JOUT); continue;
-		case '\\': fputs("\\\\", JOUT); continue;
-		case '\b': fputs("\\b", JOUT); continue;
-		case '\f': fputs("\\f", JOUT); continue;
-		case '\n': fputs("\\n", JOUT); continue;
-		case '\r': fputs("\\r", JOUT); continue;
-		case '\t': fputs("\\t", JOUT); continue;
-		}
-		if (*s < 0x20 || *s == 0x7f) {
-			fprintf(JOUT, "\\u%04x", *s);
-		} else if (*s < 0x80) {
-			fputc(*s, JOUT);
-		} else if ((len = utf8_len(s))) {
-			fwrite(s, 1, len, JOUT);
-			s += len - 1;
-		} else {
-			fprintf(JOUT, "\\u%04x", *s);
+	for (; (n = name_esc_next(str, out)); str += n) {
+		for (p = out; *p; p++) {
+			if (*p == '"' || *p == '\\')
+				fputc('\\', JOUT);
+			fputc(*p, JOUT);
 		}
 	}
 	fputc('"', JOUT);
@@ -230,10 +263,16 @@ static bool json_wanted(enum output_type t, const char *key)
 void print_string(enum output_type t, const char *key, const char *fmt,
 		  const char *value)
 {
-	if (text_wanted(t, fmt))
-		fprintf(JOUT, fmt, value);
-	else if (json_wanted(t, key))
+	char *esc;
+
+	if (text_wanted(t, fmt)) {
+		/* the rule of name_esc_next(): no raw control bytes on a tty */
+		esc = name_escape(value);
+		fprintf(JOUT, fmt, esc ? esc : "?");
+		free(esc);
+	} else if (json_wanted(t, key)) {
 		jw_string(value);
+	}
 }
 
 void print_u64(enum output_type t, const char *key, const char *fmt,

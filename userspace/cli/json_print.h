@@ -21,6 +21,7 @@
 
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -62,6 +63,30 @@ void print_float(enum output_type t, const char *key, const char *fmt,
 /* Text: @fmt gets "yes" or "no"; JSON: true or false. */
 void print_bool(enum output_type t, const char *key, const char *fmt,
 		bool value);
+/*
+ * Names from drivers (IRQ actions, chips) may hold any byte.  One rule
+ * writes them in text, JSON strings and Prometheus labels alike, so that
+ * the same name joins across outputs and reads back exactly: valid UTF-8
+ * passes through, and every byte of an invalid sequence, of a control
+ * character (C0, DEL, C1) and a backslash followed by "x" becomes the
+ * four characters \xHH (lower-case hex), as util-linux's lsirq writes
+ * them.  Each output then applies its own quoting on top (JSON's \\,
+ * the exposition format's \\).  print_string() and the JSON writer use
+ * it for every string.
+ */
+#define NAME_ESC_MAX 9		/* the longest unit, "\xc2\x9b", and a NUL */
+
+/*
+ * The next unit of @s under that rule into @out: a valid character as it
+ * is, or its bytes as \xHH.  Returns how many bytes of @s it stands for,
+ * 0 at the end.
+ */
+size_t name_esc_next(const char *s, char out[NAME_ESC_MAX]);
+/* Length of @s escaped (NULL: 0). */
+size_t name_esc_len(const char *s);
+/* @s escaped, malloc'd (NULL: out of memory). */
+char *name_escape(const char *s);
+
 /* End of a text line; nothing in JSON mode. */
 void print_nl(void);
 

@@ -203,15 +203,21 @@ const char *irq_type(const struct kstat_irq *q)
 char *irq_actions_join(const struct kstat_irq *q, const char *sep)
 {
 	size_t i, len = 1;
-	char *s;
+	char *s, *a;
 
 	for (i = 0; i < q->nr_actions; i++)
-		len += strlen(q->actions[i]) + strlen(sep);
+		len += name_esc_len(q->actions[i]) + strlen(sep);
 	s = calloc(1, len);
 	for (i = 0; s && i < q->nr_actions; i++) {
+		a = name_escape(q->actions[i]);
+		if (!a) {
+			free(s);
+			return NULL;
+		}
 		if (i)
 			strcat(s, sep);
-		strcat(s, q->actions[i]);
+		strcat(s, a);
+		free(a);
 	}
 	return s;
 }
@@ -244,6 +250,96 @@ int irq_actions_cmp(const struct kstat_irq *a, const struct kstat_irq *b)
 	return ca - cb;
 }
 
+/* -o's names, the text headings (PERCPU's are CPU0 CPU1 ...) */
+static const char *const irq_col_names[IRQ_COL_NR] = {
+	"IRQ", "COUNT", "PERCPU", "CHIP", "HWIRQ", "TYPE", "ACTIONS",
+};
+
+/* show's table without -o: every column, PERCPU with @percpu. */
+static void irq_cols_default(struct irq_col_list *l, bool percpu)
+{
+	int c;
+
+	l->nr = 0;
+	for (c = 0; c < IRQ_COL_NR; c++)
+		if (c != IRQ_COL_PERCPU || percpu)
+			l->c[l->nr++] = (enum irq_col)c;
+}
+
+bool irq_col_list_has(const struct irq_col_list *l, enum irq_col c)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		if (l->c[i] == c)
+			return true;
+	return false;
+}
+
+/* Column @name of @n bytes, or IRQ_COL_NR. */
+static enum irq_col irq_col_find(const char *name, size_t n)
+{
+	int c;
+
+	for (c = 0; c < IRQ_COL_NR; c++)
+		if (strlen(irq_col_names[c]) == n &&
+		    !strncasecmp(irq_col_names[c], name, n))
+			return (enum irq_col)c;
+	return IRQ_COL_NR;
+}
+
+/* "unknown column 'X'; columns are: IRQ, COUNT, ..." */
+static void irq_col_unknown(char *err, size_t len, const char *name, size_t n)
+{
+	size_t used;
+	int c;
+
+	snprintf(err, len, "unknown column '%.*s'; columns are: ", (int)n, name);
+	for (c = 0; c < IRQ_COL_NR; c++) {
+		used = strlen(err);
+		snprintf(err + used, len - used, "%s%s", c ? ", " : "",
+			 irq_col_names[c]);
+	}
+}
+
+int irq_col_list_parse(struct irq_col_list *l, const char *list, char *err,
+		       size_t len)
+{
+	const char *p = list, *end;
+	enum irq_col c;
+	size_t n;
+
+	l->nr = 0;
+	do {
+		end = strchr(p, ',');
+		n = end ? (size_t)(end - p) : strlen(p);
+		c = irq_col_find(p, n);
+		if (c == IRQ_COL_NR) {
+			irq_col_unknown(err, len, p, n);
+			return -1;
+		}
+		/* twice would print a JSON key twice */
+		if (irq_col_list_has(l, c)) {
+			snprintf(err, len, "column '%.*s' given twice", (int)n, p);
+			return -1;
+		}
+		l->c[l->nr++] = c;
+		p = end + 1;
+	} while (end);
+	return 0;
+}
+
+/* Text width of @q's actions as show prints them. */
+static int actions_width(const struct kstat_irq *q, const struct irq_cols *w)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < q->nr_actions; i++)
+		n += name_esc_len(q->actions[i]) +
+		     (i ? strlen(w->actions_sep) : 0);
+	return q->nr_actions ? (int)n : (int)strlen(w->no_actions);
+}
+
 void irq_cols_show(struct irq_cols *w, const struct kstat_sample *s,
 		   bool percpu)
 {
@@ -253,18 +349,20 @@ void irq_cols_show(struct irq_cols *w, const struct kstat_sample *s,
 	*w = (struct irq_cols){ .t = PRINT_ANY, .percpu = percpu,
 				.labels = true, .detail = true,
 				.irq = 3, .count = 5, .chip = 4, .hwirq = 5,
-				.type = 4, .count_head = "COUNT",
+				.type = 4, .actions = 7, .count_head = "COUNT",
 				.chip_lead = " ", .actions_sep = ", ",
 				.no_actions = "-",
 				.nr_cpus = percpu ? sample_cpu_span(s) : 0 };
+	irq_cols_default(&w->cols, percpu);
 	for (i = 0; i < s->nr_irqs; i++) {
 		q = kstat_sample_irq(s, i);
+		w->actions = max_int(w->actions, actions_width(q, w));
 		w->irq = max_int(w->irq, (int)u64_width(q->irq));
 		w->count = max_int(w->count, (int)u64_width(q->count));
-		w->chip = max_int(w->chip, q->chip ? (int)strlen(q->chip) : 1);
+		w->chip = max_int(w->chip, q->chip ? (int)name_esc_len(q->chip) : 1);
 		if (q->has_hwirq)
 			w->hwirq = max_int(w->hwirq, (int)u64_width(q->hwirq));
-		w->type = max_int(w->type, (int)strlen(irq_type(q)));
+		w->type = max_int(w->type, (int)name_esc_len(irq_type(q)));
 		w->cpu = counts_width(q->percpu, q->nr_percpu, w->cpu);
 	}
 	w->cpu = label_width(w->cpu, w->nr_cpus);
@@ -287,12 +385,55 @@ void irq_cols_json(struct irq_cols *w, const struct kstat_sample *s)
 				.nr_cpus = percpu ? sample_cpu_span(s) : 0 };
 }
 
+/*
+ * Text width of column @c, negative for left-aligned; a left-aligned last
+ * column gets none (no trailing blanks).
+ */
+static int irq_col_width(const struct irq_cols *w, enum irq_col c, bool last)
+{
+	switch (c) {
+	case IRQ_COL_IRQ:	return w->irq;
+	case IRQ_COL_COUNT:	return w->count;
+	case IRQ_COL_HWIRQ:	return w->hwirq;
+	case IRQ_COL_PERCPU:	return w->cpu;
+	case IRQ_COL_CHIP:	return last ? 0 : -w->chip;
+	case IRQ_COL_TYPE:	return last ? 0 : -w->type;
+	default:		return last ? 0 : -w->actions;
+	}
+}
+
+/* show's headings, one per column of w->cols. */
+static void print_irq_col_heads(const struct irq_cols *w)
+{
+	char fmt[COL_FMT_LEN];
+	const char *name;
+	enum irq_col c;
+	size_t i;
+
+	for (i = 0; i < w->cols.nr; i++) {
+		c = w->cols.c[i];
+		name = c == IRQ_COL_COUNT ? w->count_head : irq_col_names[c];
+		if (c == IRQ_COL_PERCPU)
+			print_cpu_labels(w->nr_cpus, w->cpu);
+		else
+			print_string(PRINT_FP, NULL,
+				     col_fmt(fmt, i ? " " : "",
+					     irq_col_width(w, c, i + 1 == w->cols.nr),
+					     "s"), name);
+	}
+	print_nl();
+}
+
 void print_irq_header(const struct irq_cols *w)
 {
 	char fmt[COL_FMT_LEN];
 
-	if (w->t != PRINT_ANY)
+	if (w->t != PRINT_ANY || w->no_header)
 		return;
+	if (w->cols.nr) {
+		print_irq_col_heads(w);
+		return;
+	}
 	print_string(PRINT_FP, NULL, col_fmt(fmt, "", w->irq, "s"), "IRQ");
 	if (w->rate)
 		print_string(PRINT_FP, NULL, col_fmt(fmt, " ", w->rate_w, "s"),
@@ -317,35 +458,107 @@ void print_irq_header(const struct irq_cols *w)
 	print_nl();
 }
 
-void print_irq_labels(const struct kstat_irq *l, const struct irq_cols *w)
+static void print_irq_chip(const struct kstat_irq *l, enum output_type t,
+			   const char *lead, int width)
 {
-	enum output_type dt = w->detail ? w->t : PRINT_JSON;
-	char fmt[COL_FMT_LEN], sep[COL_FMT_LEN];
-	size_t i;
+	char fmt[COL_FMT_LEN];
 
-	col_fmt(fmt, w->chip_lead, -w->chip, "s");
+	col_fmt(fmt, lead, width, "s");
 	if (l && l->chip)
-		print_string(w->t, "chip", fmt, l->chip);
+		print_string(t, "chip", fmt, l->chip);
 	else
-		print_null(w->t, "chip", fmt, "-");
-	col_fmt(fmt, " ", w->hwirq, "s");
+		print_null(t, "chip", fmt, "-");
+}
+
+static void print_irq_hwirq(const struct kstat_irq *l, enum output_type t,
+			    const char *lead, int width)
+{
+	char fmt[COL_FMT_LEN];
+
 	if (l && l->has_hwirq)
-		print_u64(dt, "hwirq", col_fmt(fmt, " ", w->hwirq, PRIu64),
+		print_u64(t, "hwirq", col_fmt(fmt, lead, width, PRIu64),
 			  l->hwirq);
 	else
-		print_null(dt, "hwirq", fmt, "-");
-	col_fmt(fmt, " ", -w->type, "s");
+		print_null(t, "hwirq", col_fmt(fmt, lead, width, "s"), "-");
+}
+
+static void print_irq_type(const struct kstat_irq *l, enum output_type t,
+			   const char *lead, int width)
+{
+	char fmt[COL_FMT_LEN];
+
+	col_fmt(fmt, lead, width, "s");
 	if (l)
-		print_string(dt, "type", fmt, irq_type(l));
+		print_string(t, "type", fmt, irq_type(l));
 	else
-		print_null(dt, "type", fmt, "-");
+		print_null(t, "type", fmt, "-");
+}
+
+/* The actions joined by w->actions_sep, padded in text to -@width. */
+static void print_irq_actions(const struct kstat_irq *l,
+			      const struct irq_cols *w, const char *lead,
+			      int width)
+{
+	char fmt[COL_FMT_LEN], sep[COL_FMT_LEN];
+	size_t i;
+	int used;
+
+	snprintf(fmt, sizeof(fmt), "%s%%s", lead);
 	snprintf(sep, sizeof(sep), "%s%%s", w->actions_sep);
 	open_json_array("actions");
 	for (i = 0; l && i < l->nr_actions; i++)
-		print_string(w->t, NULL, i ? sep : " %s", l->actions[i]);
+		print_string(w->t, NULL, i ? sep : fmt, l->actions[i]);
 	close_json_array();
 	if (!l || !l->nr_actions)
-		print_string(PRINT_FP, NULL, " %s", w->no_actions);
+		print_string(PRINT_FP, NULL, fmt, w->no_actions);
+	used = l ? actions_width(l, w) : (int)strlen(w->no_actions);
+	if (-width > used)
+		print_string(PRINT_FP, NULL, col_fmt(fmt, "", -width - used, "s"),
+			     "");
+}
+
+void print_irq_labels(const struct kstat_irq *l, const struct irq_cols *w)
+{
+	enum output_type dt = w->detail ? w->t : PRINT_JSON;
+
+	print_irq_chip(l, w->t, w->chip_lead, -w->chip);
+	print_irq_hwirq(l, dt, " ", w->hwirq);
+	print_irq_type(l, dt, " ", -w->type);
+	print_irq_actions(l, w, " ", 0);
+}
+
+/* Column @i of w->cols: counts from @q, labels from @l. */
+static void print_irq_cell(const struct kstat_irq *q, const struct kstat_irq *l,
+			   size_t i, const struct irq_cols *w)
+{
+	enum irq_col c = w->cols.c[i];
+	int width = irq_col_width(w, c, i + 1 == w->cols.nr);
+	const char *lead = i ? " " : "";
+	char fmt[COL_FMT_LEN];
+
+	switch (c) {
+	case IRQ_COL_IRQ:
+		print_uint(w->t, "irq", col_fmt(fmt, lead, width, "u"), q->irq);
+		break;
+	case IRQ_COL_COUNT:
+		print_u64(w->t, "count", col_fmt(fmt, lead, width, PRIu64),
+			  q->count);
+		break;
+	case IRQ_COL_PERCPU:
+		print_percpu(w->t, q->percpu, q->nr_percpu, w->nr_cpus, width);
+		break;
+	case IRQ_COL_CHIP:
+		print_irq_chip(l, w->t, lead, width);
+		break;
+	case IRQ_COL_HWIRQ:
+		print_irq_hwirq(l, w->t, lead, width);
+		break;
+	case IRQ_COL_TYPE:
+		print_irq_type(l, w->t, lead, width);
+		break;
+	default:
+		print_irq_actions(l, w, lead, width);
+	}
 }
 
 /* Unknown counts: null, and "-" in each text column. */
@@ -368,8 +581,14 @@ static void print_irq_row(const struct kstat_irq *q,
 			  const char *state, const struct irq_cols *w)
 {
 	char fmt[COL_FMT_LEN];
+	size_t i;
 
 	open_json_object(NULL);
+	if (w->cols.nr) {
+		for (i = 0; i < w->cols.nr; i++)
+			print_irq_cell(q, label, i, w);
+		goto out;
+	}
 	print_uint(w->t, "irq", col_fmt(fmt, "", w->irq, "u"), q->irq);
 	if (w->rate)
 		print_float(w->t, "rate", col_fmt(fmt, " ", w->rate_w, ".1f"),
@@ -387,6 +606,7 @@ static void print_irq_row(const struct kstat_irq *q,
 		print_string(w->t, "state", " %-5s", state);
 	if (w->labels)
 		print_irq_labels(label, w);
+out:
 	close_json_object();
 	if (w->t == PRINT_ANY)
 		print_nl();

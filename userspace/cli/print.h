@@ -81,10 +81,27 @@ void print_cputimes_in(const char *key, const struct kstat_sample *s,
 
 /* The flow handler's name, else "level" or "edge". */
 const char *irq_type(const struct kstat_irq *q);
-/* The actions joined by @sep, "" without any (malloc'd; NULL: no memory). */
+/*
+ * The actions, each escaped by name_esc_next()'s rule, joined by @sep; ""
+ * without any (malloc'd; NULL: no memory).
+ */
 char *irq_actions_join(const struct kstat_irq *q, const char *sep);
 /* strcmp() of the actions joined by ",", without joining them. */
 int irq_actions_cmp(const struct kstat_irq *a, const struct kstat_irq *b);
+
+/*
+ * The columns of `irq show -o`, in the default table's order; their names
+ * (irq_col_names) are the text headings, PERCPU standing for CPU0 CPU1 ...
+ */
+enum irq_col {
+	IRQ_COL_IRQ, IRQ_COL_COUNT, IRQ_COL_PERCPU, IRQ_COL_CHIP,
+	IRQ_COL_HWIRQ, IRQ_COL_TYPE, IRQ_COL_ACTIONS, IRQ_COL_NR
+};
+
+struct irq_col_list {
+	enum irq_col c[IRQ_COL_NR];	/* each at most once */
+	size_t nr;
+};
 
 /*
  * What a view shows of an IRQ and how its text lays it out.  The JSON
@@ -103,7 +120,22 @@ struct irq_cols {
 	const char *actions_sep;	/* text: ", " or "," */
 	const char *no_actions;		/* text: "-" or "" */
 	uint32_t nr_cpus;		/* per-CPU columns, from CPU 0 */
+	/*
+	 * show: these columns in this order, text and JSON keys alike
+	 * (show -o changes them); nr 0: the view's fixed layout.
+	 */
+	struct irq_col_list cols;
+	int actions;			/* text width of ACTIONS (show) */
+	bool no_header;			/* show -n: no headings */
 };
+
+/*
+ * The comma-separated column names of -o @list (any case) into @l: 0, or
+ * -1 with why in @err (without "kstat: ").
+ */
+int irq_col_list_parse(struct irq_col_list *l, const char *list, char *err,
+		       size_t len);
+bool irq_col_list_has(const struct irq_col_list *l, enum irq_col c);
 
 /* show's layout: widths that fit @s's IRQs, per-CPU columns with @percpu. */
 void irq_cols_show(struct irq_cols *w, const struct kstat_sample *s,

@@ -207,6 +207,145 @@ void print_softirq_rates(const struct kstat_sample *s,
 	close_json_array();
 }
 
+/* ---- per CPU, as mpstat -I CPU and -I SCPU ---- */
+
+/* A column of the per-CPU table: an IRQ or a vector with a rate. */
+struct pc_col {
+	uint32_t irq;
+	const char *name;		/* a vector's; NULL for an IRQ */
+	char head[24];			/* text: "24/s", "NET_RX/s" */
+	const struct kstat_cpu_count *now, *then;
+	uint32_t nr_now, nr_then;
+	uint64_t delta;			/* all CPUs */
+};
+
+/* @c's rate on @cpu: the kernel's 32-bit counts, so a wrap is modular. */
+static double pc_rate(const struct pc_col *c, uint32_t cpu, double secs)
+{
+	uint32_t d = kstat_percpu_at(c->now, c->nr_now, cpu) -
+		     kstat_percpu_at(c->then, c->nr_then, cpu);
+
+	return d / secs;
+}
+
+static int pc_width(const struct pc_col *c)
+{
+	return max_int(9, (int)strlen(c->head));
+}
+
+/* @lead (the time column, or NULL), then "CPU" or the CPU id. */
+static void pc_lead(const char *lead, const char *cpu)
+{
+	if (lead)
+		print_string(PRINT_FP, NULL, "%-8s ", lead);
+	print_string(PRINT_FP, NULL, "%4s", cpu);
+}
+
+/* Text: a header and a row per online CPU of @s, mpstat's layout. */
+static void pc_text(const struct pc_col *c, size_t nr,
+		    const struct kstat_sample *s, double secs, const char *lead)
+{
+	char cpu[16], fmt[COL_FMT_LEN];
+	uint32_t n = sample_cpu_span(s), id;
+	size_t i;
+
+	pc_lead(lead, "CPU");
+	for (i = 0; i < nr; i++)
+		print_string(PRINT_FP, NULL, col_fmt(fmt, " ", pc_width(&c[i]), "s"),
+			     c[i].head);
+	print_nl();
+	for (id = 0; id < n; id++) {
+		if (!kstat_cpu_is_online(s, id))
+			continue;
+		snprintf(cpu, sizeof(cpu), "%u", id);
+		pc_lead(lead, cpu);
+		for (i = 0; i < nr; i++)
+			print_float(PRINT_FP, NULL,
+				    col_fmt(fmt, " ", pc_width(&c[i]), ".2f"),
+				    pc_rate(&c[i], id, secs));
+		print_nl();
+	}
+}
+
+/*
+ * JSON: array @key of one object per column, {irq or name, rate,
+ * percpu_rate: an array indexed by CPU id}, as "percpu" is for counts.
+ */
+static void pc_json(const char *key, const struct pc_col *c, size_t nr,
+		    const struct kstat_sample *s, double secs)
+{
+	uint32_t n = sample_cpu_span(s), id;
+	size_t i;
+
+	open_json_array(key);
+	for (i = 0; i < nr; i++) {
+		open_json_object(NULL);
+		if (c[i].name)
+			print_string(PRINT_JSON, "name", NULL, c[i].name);
+		else
+			print_uint(PRINT_JSON, "irq", NULL, c[i].irq);
+		print_float(PRINT_JSON, "rate", NULL, c[i].delta / secs);
+		open_json_array("percpu_rate");
+		for (id = 0; id < n; id++)
+			print_float(PRINT_JSON, NULL, NULL, pc_rate(&c[i], id, secs));
+		close_json_array();
+		close_json_object();
+	}
+	close_json_array();
+}
+
+void print_irq_percpu_rates(const struct kstat_sample *s,
+			    const struct kstat_sample *b,
+			    const struct irq_labels *names, double secs,
+			    const char *lead)
+{
+	struct irq_rate *r;
+	size_t nr = irq_rates(s, b, names, IRQ_SORT_IRQ, &r), i;
+	struct pc_col *c = calloc(nr ? nr : 1, sizeof(*c));
+	const struct kstat_irq *then;
+
+	for (i = 0; c && i < nr; i++) {
+		then = kstat_sample_find_irq(b, r[i].q->irq);
+		c[i] = (struct pc_col){ .irq = r[i].q->irq, .delta = r[i].delta,
+					.now = r[i].q->percpu,
+					.nr_now = r[i].q->nr_percpu,
+					.then = then->percpu,
+					.nr_then = then->nr_percpu };
+		snprintf(c[i].head, sizeof(c[i].head), "%u/s", c[i].irq);
+	}
+	nr = c ? nr : 0;
+	pc_text(c, nr, s, secs, lead);
+	pc_json("irq", c, nr, s, secs);
+	free(c);
+	free(r);
+}
+
+void print_softirq_percpu_rates(const struct kstat_sample *s,
+				const struct kstat_sample *b, double secs,
+				const char *lead)
+{
+	struct pc_col *c = calloc(s->nr_softirqs ? s->nr_softirqs : 1, sizeof(*c));
+	const struct kstat_softirq *v, *then;
+	size_t i, nr = 0;
+	double rate;
+
+	for (i = 0; c && i < s->nr_softirqs; i++) {
+		v = kstat_sample_softirq(s, i);
+		if (!softirq_rate(v, b, secs, &rate))
+			continue;
+		then = sample_softirq(b, v->vec);
+		c[nr] = (struct pc_col){ .name = v->name, .now = v->percpu,
+					 .nr_now = v->nr_percpu,
+					 .then = then->percpu,
+					 .nr_then = then->nr_percpu,
+					 .delta = v->count - then->count };
+		snprintf(c[nr++].head, sizeof(c->head), "%.21s/s", v->name);
+	}
+	pc_text(c, nr, s, secs, lead);
+	pc_json("softirq", c, nr, s, secs);
+	free(c);
+}
+
 /* ---- when a frame is due ---- */
 
 const struct duration_spec frame_length = {

@@ -103,4 +103,19 @@ bool softirq_rate(const struct kstat_softirq *v, const struct kstat_sample *b,
 void print_softirq_rates(const struct kstat_sample *s,
 			 const struct kstat_sample *b, double secs);
 
+/*
+ * mpstat -I CPU (IRQs) and -I SCPU (vectors): a header, then one row per
+ * online CPU of @s, one column per IRQ (by number) or vector with a rate
+ * since @b, per second; each line starts with @lead (the time column; NULL:
+ * none).  JSON: array "irq" or "softirq" of {irq or name, rate,
+ * percpu_rate} (percpu_rate indexed by CPU id).
+ */
+void print_irq_percpu_rates(const struct kstat_sample *s,
+			    const struct kstat_sample *b,
+			    const struct irq_labels *names, double secs,
+			    const char *lead);
+void print_softirq_percpu_rates(const struct kstat_sample *s,
+				const struct kstat_sample *b, double secs,
+				const char *lead);
+
 #endif /* KSTAT_CLI_RATES_H */

@@ -25,6 +25,21 @@ static const char *put_str(struct sample_copy *d, size_t *at, const char *src)
 	return p;
 }
 
+/* @n counts of @src into the per-CPU block at *@pat, or NULL for NULL. */
+static const struct kstat_cpu_count *put_percpu(struct sample_copy *d,
+						size_t *pat,
+						const struct kstat_cpu_count *src,
+						uint32_t n)
+{
+	struct kstat_cpu_count *p = d->percpu + *pat;
+
+	if (!src)
+		return NULL;
+	memcpy(p, src, n * sizeof(*p));
+	*pat += n;
+	return p;
+}
+
 #define GROW(d, arr, cap, n) \
 	grow_array((void **)&(d)->arr, &(d)->cap, (n), sizeof(*(d)->arr))
 
@@ -36,8 +51,10 @@ int sample_copy(struct sample_copy *d, const struct kstat_sample *s)
 	d->valid = false;
 	for (i = 0; i < s->nr_irqs; i++)
 		nr_percpu += kstat_sample_irq(s, i)->nr_percpu;
-	for (i = 0; i < s->nr_softirqs; i++)
+	for (i = 0; i < s->nr_softirqs; i++) {
 		nr_str += str_size(kstat_sample_softirq(s, i)->name);
+		nr_percpu += kstat_sample_softirq(s, i)->nr_percpu;
+	}
 	for (i = 0; i < s->nr_arch; i++)
 		nr_str += str_size(kstat_sample_arch(s, i)->name) +
 			  str_size(kstat_sample_arch(s, i)->desc);
@@ -46,8 +63,11 @@ int sample_copy(struct sample_copy *d, const struct kstat_sample *s)
 	    !GROW(d, softirqs, cap_softirqs, s->nr_softirqs) ||
 	    !GROW(d, arch, cap_arch, s->nr_arch) ||
 	    !GROW(d, percpu, cap_percpu, nr_percpu + 1) ||
-	    !GROW(d, strings, cap_strings, nr_str))
+	    !GROW(d, strings, cap_strings, nr_str) ||
+	    !GROW(d, online, cap_online, s->online_len + 1))
 		return -1;
+	if (s->online)
+		memcpy(d->online, s->online, s->online_len);
 
 	d->s = (struct kstat_sample){
 		.size = sizeof(d->s), .seq = s->seq,
@@ -64,6 +84,8 @@ int sample_copy(struct sample_copy *d, const struct kstat_sample *s)
 		.arch_unread = put_str(d, &at, s->arch_unread),
 		.softirqs = d->softirqs, .nr_softirqs = s->nr_softirqs,
 		.softirq_size = sizeof(*d->softirqs),
+		.online = s->online ? d->online : NULL,
+		.online_len = s->online ? s->online_len : 0,
 	};
 	for (i = 0; i < s->nr_cpus; i++)
 		d->cpus[i] = *kstat_sample_cpu(s, i);
@@ -75,20 +97,16 @@ int sample_copy(struct sample_copy *d, const struct kstat_sample *s)
 		const struct kstat_irq *q = kstat_sample_irq(s, i);
 
 		d->irqs[i] = (struct kstat_irq){ .irq = q->irq,
-						 .count = q->count };
-		if (!q->percpu)
-			continue;
-		d->irqs[i].percpu = d->percpu + pat;
-		d->irqs[i].nr_percpu = q->nr_percpu;
-		memcpy(d->percpu + pat, q->percpu,
-		       q->nr_percpu * sizeof(*d->percpu));
-		pat += q->nr_percpu;
+			.count = q->count, .nr_percpu = q->percpu ? q->nr_percpu : 0,
+			.percpu = put_percpu(d, &pat, q->percpu, q->nr_percpu) };
 	}
 	for (i = 0; i < s->nr_softirqs; i++) {
 		const struct kstat_softirq *v = kstat_sample_softirq(s, i);
 
 		d->softirqs[i] = (struct kstat_softirq){ .vec = v->vec,
-			.count = v->count, .name = put_str(d, &at, v->name) };
+			.count = v->count, .name = put_str(d, &at, v->name),
+			.nr_percpu = v->percpu ? v->nr_percpu : 0,
+			.percpu = put_percpu(d, &pat, v->percpu, v->nr_percpu) };
 	}
 	for (i = 0; i < s->nr_arch; i++) {
 		const struct kstat_arch *a = kstat_sample_arch(s, i);
@@ -109,6 +127,7 @@ void sample_copy_free(struct sample_copy *d)
 	free(d->arch);
 	free(d->percpu);
 	free(d->strings);
+	free(d->online);
 	memset(d, 0, sizeof(*d));
 }
 

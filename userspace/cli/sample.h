@@ -5,10 +5,10 @@
  * interval) hold on to.  Its struct kstat_sample reads as the library's
  * (the kstat_sample_*() macros step by the sizes it carries), over arrays
  * of the CLI's own element structs, reused from one sample to the next:
- * CPU times (the total last, past nr_cpus), IRQ counts with their
- * per-CPU lists, softirq and arch counts with their names, the intr sum
- * and arch_unread; no IRQ descriptions, no online bitmap, no per-CPU
- * softirq or arch counts.
+ * CPU times (the total last, past nr_cpus), IRQ and softirq counts with
+ * their per-CPU lists (watch's per-CPU rates), arch counts and names, the
+ * intr sum, arch_unread and the online bitmap; no IRQ descriptions, no
+ * per-CPU arch counts.
  */
 #ifndef KSTAT_CLI_SAMPLE_H
 #define KSTAT_CLI_SAMPLE_H
@@ -28,8 +28,9 @@ struct sample_copy {
 	struct kstat_arch *arch;
 	struct kstat_cpu_count *percpu;	/* every IRQ's list, one block */
 	char *strings;			/* every name, one block */
+	uint8_t *online;
 	size_t cap_cpus, cap_irqs, cap_softirqs, cap_arch, cap_percpu,
-	       cap_strings;
+	       cap_strings, cap_online;
 };
 
 /* Make @d a copy of @s: 0, or -1 when out of memory (then not valid). */

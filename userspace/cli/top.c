@@ -247,7 +247,7 @@ static char *irq_table(const struct irq_rate *r, size_t nr, double secs)
 	struct libscols_table *tb = screen_table();
 	const struct kstat_irq *l;
 	struct libscols_line *ln;
-	char *actions;
+	char *actions, *chip;
 	size_t i;
 	int err = !tb || add_column(tb, "IRQ", SCOLS_FL_RIGHT) ||
 		  add_column(tb, "RATE/s", SCOLS_FL_RIGHT) ||
@@ -258,14 +258,18 @@ static char *irq_table(const struct irq_rate *r, size_t nr, double secs)
 	for (i = 0; !err && i < nr; i++) {
 		/* the cells of the IRQ printer's text (print.c) */
 		l = r[i].label;
+		/* escaped as every output does (print_string()) */
 		actions = l ? irq_actions_join(l, ",") : strdup("");
+		chip = name_escape(l && l->chip ? l->chip : "-");
 		ln = scols_table_new_line(tb, NULL);
-		err = !ln || !actions || set_cell(ln, 0, "%u", r[i].q->irq) ||
+		err = !ln || !actions || !chip ||
+		      set_cell(ln, 0, "%u", r[i].q->irq) ||
 		      set_cell(ln, 1, "%.1f", r[i].delta / secs) ||
 		      set_cell(ln, 2, "%" PRIu64, r[i].q->count) ||
-		      scols_line_set_data(ln, 3, l && l->chip ? l->chip : "-") ||
+		      scols_line_set_data(ln, 3, chip) ||
 		      scols_line_set_data(ln, 4, actions);
 		free(actions);
+		free(chip);
 	}
 	if (err) {
 		scols_unref_table(tb);

@@ -172,7 +172,11 @@ unsigned int u64_width(uint64_t v)
 const char *col_fmt(char buf[COL_FMT_LEN], const char *lead, int width,
 		    const char *conv)
 {
-	snprintf(buf, COL_FMT_LEN, "%s%%%d%s", lead, width, conv);
+	/* no width for 0: "%0s" is undefined */
+	if (!width)
+		snprintf(buf, COL_FMT_LEN, "%s%%%s", lead, conv);
+	else
+		snprintf(buf, COL_FMT_LEN, "%s%%%d%s", lead, width, conv);
 	return buf;
 }
 

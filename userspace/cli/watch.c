@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "irqlabels.h"
 #include "json_print.h"
@@ -14,8 +15,8 @@
 #include "rates.h"
 
 static const char watch_usage[] =
-	"Usage: kstat watch [ cpu | irq | softirq ] [ interval TIME ]\n"
-	"                   [ count N ] [ top N ]\n"
+	"Usage: kstat watch [ cpu | irq [ percpu ] | softirq [ percpu ] ]\n"
+	"                   [ interval TIME ] [ count N ] [ top N ]\n"
 	"       kstat watch help\n"
 	"\n"
 	"Rates over each interval: TIME with a unit (250ms, 2s, 1m), 10ms to\n"
@@ -36,7 +37,16 @@ static const char watch_usage[] =
 	"{\"event\": \"family\", \"present\": false, ...}), and once it is loaded\n"
 	"again \"family kstat back\" and the rates resume.  With -t (kstat -t\n"
 	"watch) each text table follows a line with the local time,\n"
-	"[YYYY-MM-DDTHH:MM:SS.uuuuuu], as monitor's lines start with.\n";
+	"[YYYY-MM-DDTHH:MM:SS.uuuuuu], as monitor's lines start with.\n"
+	"\n"
+	"irq percpu and softirq percpu print mpstat -I CPU's and -I SCPU's\n"
+	"table: a row per online CPU, a column per IRQ (\"24/s\") or vector\n"
+	"(\"NET_RX/s\"), per second; with -t each line starts with the local\n"
+	"time (HH:MM:SS).  When watch ends (count N, Ctrl-C), an \"Average:\"\n"
+	"table follows: the rates from the first sample to the last printed\n"
+	"(since the module came back, if it went).  JSON: \"irq\" or\n"
+	"\"softirq\" holds {\"irq\" or \"name\", \"rate\", \"percpu_rate\" (by\n"
+	"CPU id)}; the average is a last object with \"average\": true.\n";
 
 enum watch_what { WATCH_CPU, WATCH_IRQ, WATCH_SOFTIRQ };
 
@@ -46,16 +56,68 @@ struct watch {
 	uint64_t count, printed;
 	uint32_t top;
 	bool done;
+	bool percpu;			/* irq or softirq: mpstat -I's table */
 	struct sample_copy base;
+	struct sample_copy first;	/* percpu: where the average starts */
+	uint64_t averaged;		/* intervals printed since @first */
 	uint64_t prev_ns;		/* the sample before the latest */
 	uint32_t generation;		/* of the names below */
 	struct irq_labels names;
 };
 
+/* With -t, the local time for the time column, as mpstat's; else NULL. */
+static const char *time_column(char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!opts.timestamp || !localtime_r(&now, &tm))
+		return NULL;
+	strftime(buf, len, "%H:%M:%S", &tm);
+	return buf;
+}
+
+/* mpstat -I's table of the rates from @b to @s, lines led by @lead. */
+static void print_percpu(const struct watch *w, const struct kstat_sample *s,
+			 const struct kstat_sample *b, double secs,
+			 const char *lead)
+{
+	if (w->what == WATCH_IRQ)
+		print_irq_percpu_rates(s, b, &w->names, secs, lead);
+	else
+		print_softirq_percpu_rates(s, b, secs, lead);
+}
+
+/*
+ * mpstat's "Average:" table when watch ends: from the first sample to
+ * the last printed (the baseline now).  Led by "Average:" in the time
+ * column with -t, by a line of its own without.
+ */
+static void print_average(const struct watch *w)
+{
+	const struct kstat_sample *s = &w->base.s, *b = &w->first.s;
+
+	if (!w->percpu || !w->averaged || !w->first.valid || !w->base.valid)
+		return;
+	new_json_obj(opts.json, opts.pretty);
+	open_json_object(NULL);
+	print_bool(PRINT_JSON, "average", NULL, true);
+	print_u64(PRINT_JSON, "timestamp_ns", NULL, s->timestamp_ns);
+	print_u64(PRINT_JSON, "interval_ns", NULL, s->timestamp_ns - b->timestamp_ns);
+	if (!opts.timestamp)
+		print_string(PRINT_FP, NULL, "%s\n", "Average:");
+	print_percpu(w, s, b, (s->timestamp_ns - b->timestamp_ns) / 1e9,
+		     opts.timestamp ? "Average:" : NULL);
+	close_json_object();
+	delete_json_obj();
+	fflush(stdout);
+}
+
 static void on_sample(const struct kstat_sample *s, void *arg)
 {
 	struct watch *w = arg;
 	const struct kstat_sample *b = &w->base.s;
+	char lead[16];
 	double secs;
 	bool due;
 
@@ -71,6 +133,10 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 	}
 	if (!w->base.valid) {		/* the first sample */
 		sample_copy(&w->base, s);
+		if (w->percpu) {
+			sample_copy(&w->first, s);
+			w->averaged = 0;
+		}
 		w->prev_ns = s->timestamp_ns;
 		return;
 	}
@@ -84,10 +150,14 @@ static void on_sample(const struct kstat_sample *s, void *arg)
 	secs = (s->timestamp_ns - b->timestamp_ns) / 1e9;
 	new_json_obj(opts.json, opts.pretty);
 	open_json_object(NULL);
-	print_timestamp_line();
+	if (!w->percpu)		/* its time is a column */
+		print_timestamp_line();
 	print_u64(PRINT_JSON, "timestamp_ns", NULL, s->timestamp_ns);
 	print_u64(PRINT_JSON, "interval_ns", NULL, s->timestamp_ns - b->timestamp_ns);
-	if (w->what == WATCH_CPU) {
+	if (w->percpu) {
+		print_percpu(w, s, b, secs, time_column(lead, sizeof(lead)));
+		w->averaged++;
+	} else if (w->what == WATCH_CPU) {
 		print_cpu_rates(s, b, false);
 	} else if (w->what == WATCH_IRQ) {
 		struct irq_rate *r;
@@ -115,7 +185,7 @@ static void on_lost(uint64_t lost, enum kstat_lost_reason why, void *arg)
 		return;
 	/* Samples are whole: a rate spans a loss, except a reload's. */
 	if (why == KSTAT_LOST_RELOAD)
-		w->base.valid = false;
+		w->base.valid = false;	/* and the average starts again */
 	print_lost(lost, why, false);
 }
 
@@ -134,9 +204,10 @@ static void on_family(int present, void *arg)
 
 /* The words of watch, in the order of enum watch_what first. */
 static const char *const watch_words[] = {
-	"cpu", "irq", "softirq", "interval", "count", "top", "help", NULL
+	"cpu", "irq", "softirq", "interval", "count", "top", "help", "percpu",
+	NULL
 };
-enum { W_INTERVAL = 3, W_COUNT, W_TOP, W_HELP };
+enum { W_INTERVAL = 3, W_COUNT, W_TOP, W_HELP, W_PERCPU };
 
 /* A count or a row limit: 1 to 2^32 - 1. */
 static int watch_number(const char *what, const char *s, uint64_t *out)
@@ -163,6 +234,10 @@ static int watch_parse(struct watch *w, int argc, char **argv)
 		if (m >= 0 && m <= WATCH_SOFTIRQ)
 			w->what = m, a++;
 	}
+	/* cpu is per CPU already */
+	if (a < argc && w->what != WATCH_CPU &&
+	    word_match(watch_words, argv[a]) == W_PERCPU)
+		w->percpu = true, a++;
 	for (; a < argc; a += 2) {
 		m = word_match(watch_words, argv[a]);
 		if (m < W_INTERVAL || m > W_TOP)
@@ -209,9 +284,13 @@ int do_watch(int argc, char **argv)
 	if (ret)
 		return ret;
 	/* samples at our interval, of what we show: no more, no fewer */
-	sub_own_at(&so, w.interval_ns, sections[w.what], w.what == WATCH_CPU);
+	sub_own_at(&so, w.interval_ns, sections[w.what],
+		   w.what == WATCH_CPU || w.percpu);
 	ret = sub_run(&o);
+	if (ret == EXIT_OK)
+		print_average(&w);
 	irq_labels_free(&w.names);
 	sample_copy_free(&w.base);
+	sample_copy_free(&w.first);
 	return ret;
 }

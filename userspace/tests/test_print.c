@@ -279,8 +279,81 @@ static void test_cputimes(void)
 	free(got);
 }
 
+/* irq show -o @list [-n], in text or JSON; NULL if -o refused it. */
+static char *show_cols(bool json, const char *list, bool no_header)
+{
+	struct irq_col_list l;
+	struct irq_cols w;
+	char *buf = NULL, err[160];
+	size_t len = 0, i;
+	FILE *f;
+
+	if (irq_col_list_parse(&l, list, err, sizeof(err)))
+		return NULL;
+	f = open_memstream(&buf, &len);
+	if (!f)
+		exit(1);
+	json_print_output(f);
+	new_json_obj(json, false);
+	irq_cols_show(&w, &sample, false);
+	w.cols = l;
+	w.no_header = no_header;
+	open_json_array(NULL);
+	print_irq_header(&w);
+	for (i = 0; i < 2; i++)
+		print_irq(&irqs[i], &irqs[i], 0, &w);
+	close_json_array();
+	delete_json_obj();
+	json_print_output(NULL);
+	fclose(f);
+	return buf;
+}
+
+static void check_cols(bool json, const char *list, bool no_header,
+		       const char *want)
+{
+	char *s = show_cols(json, list, no_header);
+
+	CHECK(s && !strcmp(s, want), "irq show -o %s%s%s: %s", list,
+	      no_header ? " -n" : "", json ? " -j" : "", s ? s : "(refused)");
+	free(s);
+}
+
+/* -o: the columns named, any case, in their order; -n: no headings. */
+static void test_columns(void)
+{
+	struct irq_col_list l;
+	char err[160];
+
+	check_cols(false, "irq,Count,actions", false,
+		   "IRQ  COUNT ACTIONS\n"
+		   "  0      5 timer\n"
+		   "  9 123456 acpi, x\n");
+	check_cols(false, "ACTIONS,TYPE,IRQ", true,
+		   "timer   edge    0\n"
+		   "acpi, x level   9\n");
+	check_cols(false, "chip,hwirq", false,
+		   "CHIP    HWIRQ\n"
+		   "IO-APIC     2\n"
+		   "-           -\n");
+	check_cols(true, "count,irq,chip", true,
+		   "[{\"count\":5,\"irq\":0,\"chip\":\"IO-APIC\"},"
+		   "{\"count\":123456,\"irq\":9,\"chip\":null}]\n");
+	CHECK(irq_col_list_parse(&l, "IRQ,NAME", err, sizeof(err)) == -1 &&
+	      !strcmp(err, "unknown column 'NAME'; columns are: IRQ, COUNT, "
+		      "PERCPU, CHIP, HWIRQ, TYPE, ACTIONS"),
+	      "an unknown column: %s", err);
+	CHECK(irq_col_list_parse(&l, "IRQ,", err, sizeof(err)) == -1 &&
+	      !strcmp(err, "unknown column ''; columns are: IRQ, COUNT, "
+		      "PERCPU, CHIP, HWIRQ, TYPE, ACTIONS"),
+	      "an empty column: %s", err);
+	CHECK(irq_col_list_parse(&l, "irq,IRQ", err, sizeof(err)) == -1 &&
+	      !strcmp(err, "column 'IRQ' given twice"), "a column twice: %s", err);
+}
+
 int main(void)
 {
+	test_columns();
 	test_percpu();
 	test_monitor_percpu();
 	test_cputimes();

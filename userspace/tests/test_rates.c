@@ -147,8 +147,112 @@ static void test_mpstat_shares(void)
 	sample_copy_free(&base);
 }
 
+/* print_irq_percpu_rates() from @b to @s over 2 s, led by "Average:". */
+static char *percpu_table(bool json, const struct kstat_sample *s,
+			  const struct kstat_sample *b)
+{
+	struct irq_labels none = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		exit(1);
+	json_print_output(f);
+	new_json_obj(json, false);
+	open_json_object(NULL);
+	print_irq_percpu_rates(s, b, &none, 2.0, "Average:");
+	close_json_object();
+	delete_json_obj();
+	json_print_output(NULL);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * watch irq percpu, mpstat -I CPU's table: a row per online CPU, a column
+ * per IRQ with a rate (the rule above: IRQ 9, new, has none); per-CPU
+ * rates from the kernel's 32-bit counts, a wrap included.
+ */
+static void test_percpu_rates(void)
+{
+	static const struct kstat_cpu_count then_pc[] = { { 0, 10 }, { 1, 0xfffffff0u } };
+	static const struct kstat_cpu_count now_pc[] = { { 0, 30 }, { 1, 0x10 } };
+	static const uint8_t online = 0x3;
+	struct kstat_irq then_q[1] = { { .irq = 7, .count = 100, .percpu = then_pc,
+					 .nr_percpu = 2 } };
+	struct kstat_irq now_q[2] = { { .irq = 7, .count = 152, .percpu = now_pc,
+					.nr_percpu = 2 }, { .irq = 9, .count = 5 } };
+	struct kstat_cputime cpu[1] = { { .cpu = -1 } };
+	struct sample_copy b = { 0 }, e = { 0 };
+	struct kstat_sample then, now;
+	const char *want;
+	char *out;
+
+	make_sample(&then, cpu, 0, then_q, 1, NULL, 0, 1.0);
+	make_sample(&now, cpu, 0, now_q, 2, NULL, 0, 3.0);
+	then.online = now.online = &online;
+	then.online_len = now.online_len = 1;
+	/* copies, as watch's Average table reads them */
+	if (sample_copy(&b, &then) || sample_copy(&e, &now))
+		exit(1);
+	then = b.s;
+	now = e.s;
+	out = percpu_table(false, &now, &then);
+	CHECK(!strcmp(out, "Average:  CPU       7/s\n"
+			   "Average:    0     10.00\n"
+			   "Average:    1     16.00\n"),
+	      "irq percpu: mpstat's table, a wrap on CPU 1:\n%s", out);
+	free(out);
+	out = percpu_table(true, &now, &then);
+	want = "{\"irq\":[{\"irq\":7,\"rate\":26.00,\"percpu_rate\":[10.00,16.00";
+	CHECK(!strncmp(out, want, strlen(want)), "irq percpu JSON: %s", out);
+	free(out);
+	sample_copy_free(&b);
+	sample_copy_free(&e);
+}
+
+/* The same for vectors, whose per-CPU lists a copy keeps too. */
+static void test_softirq_percpu_rates(void)
+{
+	static const struct kstat_cpu_count then_pc[] = { { 1, 100 } };
+	static const struct kstat_cpu_count now_pc[] = { { 0, 4 }, { 1, 110 } };
+	static const uint8_t online = 0x3;
+	struct kstat_softirq then_v[1] = { { .vec = 3, .name = "NET_RX",
+		.count = 100, .percpu = then_pc, .nr_percpu = 1 } };
+	struct kstat_softirq now_v[1] = { { .vec = 3, .name = "NET_RX",
+		.count = 114, .percpu = now_pc, .nr_percpu = 2 } };
+	struct kstat_cputime cpu[1] = { { .cpu = -1 } };
+	struct sample_copy b = { 0 };
+	struct kstat_sample then, now;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	make_sample(&then, cpu, 0, NULL, 0, then_v, 1, 1.0);
+	make_sample(&now, cpu, 0, NULL, 0, now_v, 1, 3.0);
+	then.online = now.online = &online;
+	then.online_len = now.online_len = 1;
+	if (!f || sample_copy(&b, &then))
+		exit(1);
+	json_print_output(f);
+	new_json_obj(false, false);
+	print_softirq_percpu_rates(&now, &b.s, 2.0, NULL);
+	delete_json_obj();
+	json_print_output(NULL);
+	fclose(f);
+	CHECK(!strcmp(buf, " CPU  NET_RX/s\n"
+			   "   0      2.00\n"
+			   "   1      5.00\n"),
+	      "softirq percpu: mpstat -I SCPU's table from a copied baseline:\n%s", buf);
+	free(buf);
+	sample_copy_free(&b);
+}
+
 int main(void)
 {
+	test_percpu_rates();
+	test_softirq_percpu_rates();
 	/* the baseline has no CPU row, only the total */
 	struct kstat_cputime cpu_then[1] = { { .cpu = -1 } };
 	struct kstat_cputime cpu_now[2] = { { .cpu = 0 }, { .cpu = -1 } };
