@@ -511,6 +511,8 @@ static void print_irq_actions(const struct kstat_irq *l,
 	close_json_array();
 	if (!l || !l->nr_actions)
 		print_string(PRINT_FP, NULL, fmt, w->no_actions);
+	if (width >= 0)		/* no padding; JSON-only callers set no seps */
+		return;
 	used = l ? actions_width(l, w) : (int)strlen(w->no_actions);
 	if (-width > used)
 		print_string(PRINT_FP, NULL, col_fmt(fmt, "", -width - used, "s"),

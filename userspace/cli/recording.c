@@ -163,7 +163,8 @@ void recording_header(struct recording *r, const struct recording_header *h)
 /* {"generation": G, "timestamp_ns": T, "irqs": [...], "arch": [...]} */
 static void print_identity(const struct kstat_sample *id)
 {
-	struct irq_cols w = { .t = PRINT_JSON };
+	struct irq_cols w = { .t = PRINT_JSON, .actions_sep = ",",
+			       .no_actions = "" };
 	const struct kstat_irq *q;
 	const struct kstat_arch *a;
 	size_t i;
