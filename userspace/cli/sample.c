@@ -25,6 +25,19 @@ static const char *put_str(struct sample_copy *d, size_t *at, const char *src)
 	return p;
 }
 
+/* A per-CPU list into the per-CPU block at *@at. */
+static const struct kstat_cpu_count *put_percpu(struct sample_copy *d,
+		size_t *at, const struct kstat_cpu_count *src, uint32_t nr,
+		uint32_t *nr_out)
+{
+	struct kstat_cpu_count *p = d->percpu + *at;
+
+	memcpy(p, src, nr * sizeof(*p));
+	*at += nr;
+	*nr_out = nr;
+	return p;
+}
+
 #define GROW(d, arr, cap, n) \
 	grow_array((void **)&(d)->arr, &(d)->cap, (n), sizeof(*(d)->arr))
 
@@ -36,11 +49,15 @@ int sample_copy(struct sample_copy *d, const struct kstat_sample *s)
 	d->valid = false;
 	for (i = 0; i < s->nr_irqs; i++)
 		nr_percpu += kstat_sample_irq(s, i)->nr_percpu;
-	for (i = 0; i < s->nr_softirqs; i++)
+	for (i = 0; i < s->nr_softirqs; i++) {
 		nr_str += str_size(kstat_sample_softirq(s, i)->name);
-	for (i = 0; i < s->nr_arch; i++)
+		nr_percpu += kstat_sample_softirq(s, i)->nr_percpu;
+	}
+	for (i = 0; i < s->nr_arch; i++) {
 		nr_str += str_size(kstat_sample_arch(s, i)->name) +
 			  str_size(kstat_sample_arch(s, i)->desc);
+		nr_percpu += kstat_sample_arch(s, i)->nr_percpu;
+	}
 	if (!GROW(d, cpus, cap_cpus, s->nr_cpus + 1) ||
 	    !GROW(d, irqs, cap_irqs, s->nr_irqs) ||
 	    !GROW(d, softirqs, cap_softirqs, s->nr_softirqs) ||
@@ -78,17 +95,19 @@ int sample_copy(struct sample_copy *d, const struct kstat_sample *s)
 						 .count = q->count };
 		if (!q->percpu)
 			continue;
-		d->irqs[i].percpu = d->percpu + pat;
-		d->irqs[i].nr_percpu = q->nr_percpu;
-		memcpy(d->percpu + pat, q->percpu,
-		       q->nr_percpu * sizeof(*d->percpu));
-		pat += q->nr_percpu;
+		d->irqs[i].percpu = put_percpu(d, &pat, q->percpu,
+					       q->nr_percpu,
+					       &d->irqs[i].nr_percpu);
 	}
 	for (i = 0; i < s->nr_softirqs; i++) {
 		const struct kstat_softirq *v = kstat_sample_softirq(s, i);
 
 		d->softirqs[i] = (struct kstat_softirq){ .vec = v->vec,
 			.count = v->count, .name = put_str(d, &at, v->name) };
+		if (v->percpu)
+			d->softirqs[i].percpu = put_percpu(d, &pat, v->percpu,
+						   v->nr_percpu,
+						   &d->softirqs[i].nr_percpu);
 	}
 	for (i = 0; i < s->nr_arch; i++) {
 		const struct kstat_arch *a = kstat_sample_arch(s, i);
@@ -96,6 +115,10 @@ int sample_copy(struct sample_copy *d, const struct kstat_sample *s)
 		d->arch[i] = (struct kstat_arch){ .count = a->count,
 			.name = put_str(d, &at, a->name),
 			.desc = put_str(d, &at, a->desc) };
+		if (a->percpu)
+			d->arch[i].percpu = put_percpu(d, &pat, a->percpu,
+						       a->nr_percpu,
+						       &d->arch[i].nr_percpu);
 	}
 	d->valid = true;
 	return 0;

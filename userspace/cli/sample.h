@@ -5,10 +5,10 @@
  * interval) hold on to.  Its struct kstat_sample reads as the library's
  * (the kstat_sample_*() macros step by the sizes it carries), over arrays
  * of the CLI's own element structs, reused from one sample to the next:
- * CPU times (the total last, past nr_cpus), IRQ counts with their
- * per-CPU lists, softirq and arch counts with their names, the intr sum
- * and arch_unread; no IRQ descriptions, no online bitmap, no per-CPU
- * softirq or arch counts.
+ * CPU times (the total last, past nr_cpus), IRQ, softirq and arch counts
+ * with their per-CPU lists (node_exporter's per-CPU families need the
+ * softirq and arch ones), softirq and arch names, the intr sum and
+ * arch_unread; no IRQ descriptions, no online bitmap.
  */
 #ifndef KSTAT_CLI_SAMPLE_H
 #define KSTAT_CLI_SAMPLE_H
@@ -26,7 +26,7 @@ struct sample_copy {
 	struct kstat_irq *irqs;
 	struct kstat_softirq *softirqs;
 	struct kstat_arch *arch;
-	struct kstat_cpu_count *percpu;	/* every IRQ's list, one block */
+	struct kstat_cpu_count *percpu;	/* every per-CPU list, one block */
 	char *strings;			/* every name, one block */
 	size_t cap_cpus, cap_irqs, cap_softirqs, cap_arch, cap_percpu,
 	       cap_strings;
