@@ -11,8 +11,9 @@
 #   scripts/install-deps.sh                  what make check, check-rt and
 #                                            check-debug need
 #   scripts/install-deps.sh --bench          also what make bench-seed
-#                                            compares with: node_exporter
-#                                            (prometheus-node-exporter, 4 MB)
+#                                            needs (nothing more now: its
+#                                            node_exporter is a test
+#                                            dependency, tests/export-node.sh)
 #   scripts/install-deps.sh --kernel 6.12    also Debian 12's 6.12 kernel
 #                                            and headers (linux-image-6.12-amd64,
 #                                            linux-headers-6.12-amd64): not
@@ -54,6 +55,7 @@ PACKAGES=(
 	linux-source-6.12		# ... those tools (tools/net/ynl) and schemas:
 					# unpacked into build/ynl (scripts/ynl-tree.sh)
 	python3-prometheus-client	# parses the exporter's output in tests
+	prometheus-node-exporter	# tests/export-node.sh compares --names node with it (4 MB)
 	man-db groff-base		# man --warnings on the man pages
 	bash-completion
 	libncurses-dev			# kstat top
@@ -66,8 +68,25 @@ PACKAGES=(
 )
 
 # --bench adds these (make bench-seed: the exporter beside node_exporter,
-# bench/export-vs-node.sh; the guest runs the host's binary).
-BENCH_PACKAGES=(prometheus-node-exporter)
+# bench/export-vs-node.sh; the guest runs the host's binary): none now,
+# prometheus-node-exporter is in PACKAGES.
+BENCH_PACKAGES=()
+
+# Debian starts the services of these packages when it installs them: the
+# tests run their programs themselves (in the guest), so a daemon of
+# each on the host would only take CPU (and ports 9100, 9090).  Stopped
+# and disabled when this script installed them, never otherwise.
+QUIET_SERVICES=(prometheus-node-exporter prometheus)
+
+quiet_services() {
+	local p
+	[[ -d /run/systemd/system ]] || return 0	# no systemd: nothing runs
+	for p in "${QUIET_SERVICES[@]}"; do
+		[[ " $* " == *" $p "* ]] || continue
+		"${sudo[@]}" systemctl disable --now "$p.service" > /dev/null 2>&1 || true
+		echo "install-deps: stopped and disabled $p.service (the tests run it themselves)"
+	done
+}
 
 # Optional kernels: --kernel NAME adds these packages.
 declare -A KERNEL_PACKAGES=(
@@ -178,6 +197,7 @@ main() {
 	ensure_candidates "${need[@]}"
 	"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
 		--no-install-recommends "${need[@]}"
+	quiet_services "${need[@]}"
 	mapfile -t need < <(missing)
 	if ((${#need[@]})); then
 		echo "install-deps: still missing after install: ${need[*]}" >&2
