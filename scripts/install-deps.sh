@@ -49,7 +49,7 @@ PACKAGES=(
 	libmicrohttpd-dev zlib1g-dev	# the exporter: HTTP server, gzip
 	prometheus			# promtool check metrics (tests/export-fleet.sh; 19 MB, ~10 s),
 					# check/test rules (tests/unit/test_prom_rules, tests/export-rules.sh)
-	prometheus-node-exporter	# node_exporter's pages for the rules' test (4 MB);
+	prometheus-node-exporter	# node_exporter for the rules' test and tests/export-node.sh (4 MB);
 					# make bench-seed runs it beside the exporter
 	sparse valgrind
 	linux-source-6.1		# make debug-kernel, make kernel-lint (checkpatch)

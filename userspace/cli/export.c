@@ -44,6 +44,7 @@
 
 #include "export-counters.h"
 #include "export-log.h"
+#include "export-render.h"
 #include "irqlabels.h"
 #include "kstat.h"
 #include "print.h"
@@ -55,12 +56,12 @@
 #define HTTP_TIMEOUT_S	10		/* an idle connection is closed */
 #define HTTP_CONN_MEMORY (16 * 1024)	/* per connection: request head etc. */
 #define STALE_INTERVALS	3		/* no sample for this long: up 0 */
-#define NSEC_PER_SEC	((uint64_t)1000000000)
 #define GUARD_LOG_MS	(10 * 60 * 1000)	/* a counter held: one line per */
 
 static const char export_usage[] =
 	"Usage: kstat export prometheus [ --listen ADDR:PORT ] [ --textfile PATH ]\n"
 	"                               [ --interval TIME ] [ --percpu ]\n"
+	"                               [ --names { kstat | node } ]\n"
 	"       kstat export help\n"
 	"\n"
 	"Export the kernel's samples as Prometheus metrics (text format 0.0.4)\n"
@@ -80,6 +81,14 @@ static const char export_usage[] =
 	"                      default: the default stream's when it starts\n"
 	"  --percpu            also each IRQ's count per CPU\n"
 	"                      (kstat_interrupts_cpu_total)\n"
+	"  --names NAMING      kstat (default): kstat_* families; node:\n"
+	"                      node_exporter's (node_cpu_seconds_total,\n"
+	"                      node_interrupts_total per CPU, node_intr_total,\n"
+	"                      node_softirqs_total, node_softirqs_functions_total)\n"
+	"                      with its labels, for its dashboards; run\n"
+	"                      node_exporter with --no-collector.cpu\n"
+	"                      --no-collector.interrupts --no-collector.stat\n"
+	"                      beside it\n"
 	"A scrape costs no /proc read and no kernel request: it serves the\n"
 	"latest sample.  It starts without the kstat module, and while the\n"
 	"module is not loaded only the kstat_exporter_* metrics are exported,\n"
@@ -87,108 +96,7 @@ static const char export_usage[] =
 	"Events (listen address, module gone and back, losses) are logged on\n"
 	"stderr, with journal priorities under systemd.  See docs/exporter.md.\n";
 
-/* ---- a growable text buffer ---- */
-
-struct buf {
-	char *p;
-	size_t len, cap;
-	bool oom;
-};
-
-static bool buf_grow(struct buf *b, size_t more)
-{
-	if (b->oom)
-		return false;
-	/* at least one byte: an empty body is "", not NULL */
-	if (!grow_array((void **)&b->p, &b->cap, b->len + more + 1, 1))
-		b->oom = true;
-	return !b->oom;
-}
-
-static void buf_write(struct buf *b, const char *s, size_t n)
-{
-	if (!buf_grow(b, n))
-		return;
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-}
-
-static void buf_printf(struct buf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void buf_printf(struct buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	for (;;) {
-		if (b->oom)
-			return;
-		va_start(ap, fmt);
-		n = vsnprintf(b->p ? b->p + b->len : NULL, b->cap - b->len,
-			      fmt, ap);
-		va_end(ap);
-		if (n < 0) {
-			b->oom = true;
-			return;
-		}
-		if ((size_t)n < b->cap - b->len) {
-			b->len += n;
-			return;
-		}
-		buf_grow(b, (size_t)n + 1);
-	}
-}
-
-/*
- * A label value: the names' rule of every output (name_esc_next(): invalid
- * UTF-8 and control bytes as \xHH, so the scrape stays valid UTF-8 and the
- * value is the one text and JSON show), then the exposition format's
- * escapes (\\ \"; a newline is already \x0a).
- */
-static void buf_label(struct buf *b, const char *s)
-{
-	char out[NAME_ESC_MAX], *p;
-	size_t n;
-
-	for (; s && (n = name_esc_next(s, out)); s += n) {
-		for (p = out; *p; p++) {
-			if (*p == '\\' || *p == '"')
-				buf_write(b, "\\", 1);
-			buf_write(b, p, 1);
-		}
-	}
-}
-
-static void buf_free(struct buf *b)
-{
-	free(b->p);
-	*b = (struct buf){ 0 };
-}
-
 /* ---- IRQ labels, reloaded when the IRQ set changes ---- */
-
-struct meta {
-	struct irq_labels labels;
-	bool loaded;
-	uint32_t generation;	/* of the sample that asked for them */
-	/*
-	 * Each IRQ's label set ({type="..",...,actions=".."}) as rendered
-	 * from these labels, by IRQ number: written once, copied by every
-	 * render until the labels are loaded again (len 0: not yet).
-	 */
-	struct buf set_text;
-	uint32_t *set_off, *set_len;
-	size_t set_cap;
-};
-
-static void meta_sets_clear(struct meta *m)
-{
-	m->set_text.len = 0;
-	m->set_text.oom = false;
-	if (m->set_len)
-		memset(m->set_len, 0, m->set_cap * sizeof(*m->set_len));
-}
 
 /* Failure keeps the old labels; the next sample tries again. */
 static bool meta_load(struct meta *m, uint32_t generation)
@@ -299,6 +207,7 @@ struct exporter {
 	bool done;
 	const char *interval;		/* --interval, or NULL */
 	bool percpu;			/* --percpu */
+	enum export_names names;	/* --names */
 	uint32_t interval_ms;		/* the subscription's */
 	struct kstat_sub_opts sub;
 	uint64_t stale_at_ms;		/* CLOCK_MONOTONIC: no sample since */
@@ -465,268 +374,6 @@ static void on_family(int present, void *arg)
 	guard_reset(&ex->guard);	/* a new module's counters restart */
 }
 
-/* ---- rendering ---- */
-
-static void family(struct buf *b, const char *name, const char *type,
-		   const char *help)
-{
-	buf_printf(b, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
-}
-
-/* One unlabelled value of the exporter's own: its family and the line. */
-static void own_value(struct buf *b, const char *name, const char *type,
-		      const char *help, uint64_t value)
-{
-	family(b, name, type, help);
-	buf_printf(b, "%s %" PRIu64 "\n", name, value);
-}
-
-static void put_seconds(struct buf *b, uint64_t ns)
-{
-	buf_printf(b, "%" PRIu64 ".%09" PRIu64 "\n", ns / NSEC_PER_SEC,
-		   ns % NSEC_PER_SEC);
-}
-
-static void render_cpus(struct buf *b, const struct kstat_sample *n)
-{
-	static const char guest[] = "kstat_cpu_guest_seconds_total";
-	static const char cpu[] = "kstat_cpu_seconds_total";
-	const struct kstat_cputime *t;
-	size_t i;
-	int f;
-
-	/* the rows only: Prometheus sums the total itself */
-	family(b, cpu, "counter", "Seconds the CPUs spent in each mode.");
-	for (i = 0; i < n->nr_cpus; i++) {
-		t = kstat_sample_cpu(n, i);
-		for (f = KSTAT_CPUTIME_USER; f <= KSTAT_CPUTIME_STEAL; f++) {
-			buf_printf(b, "%s{cpu=\"%d\",mode=\"%s\"} ", cpu,
-				   t->cpu, kstat_cputime_name(f));
-			put_seconds(b, t->ns[f]);
-		}
-	}
-	family(b, guest, "counter",
-	       "Seconds the CPUs spent running guests (also counted in user and nice).");
-	for (i = 0; i < n->nr_cpus; i++) {
-		t = kstat_sample_cpu(n, i);
-		buf_printf(b, "%s{cpu=\"%d\",mode=\"user\"} ", guest, t->cpu);
-		put_seconds(b, t->ns[KSTAT_CPUTIME_GUEST]);
-		buf_printf(b, "%s{cpu=\"%d\",mode=\"nice\"} ", guest, t->cpu);
-		put_seconds(b, t->ns[KSTAT_CPUTIME_GUEST_NICE]);
-	}
-}
-
-/* The actions of @l joined by @sep, each escaped. */
-static void put_actions(struct buf *b, const struct kstat_irq *l,
-			const char *sep)
-{
-	size_t i;
-
-	for (i = 0; l && i < l->nr_actions; i++) {
-		if (i)
-			buf_write(b, sep, strlen(sep));
-		buf_label(b, l->actions[i]);
-	}
-}
-
-/*
- * node_exporter's node_interrupts_total labels, from the same fields:
- * type (the IRQ number), info (the chip), devices (the rest of the
- * /proc/interrupts line: "HWIRQ-FLOW ACTION, ACTION"); and each of those
- * on its own: hwirq, flow, actions (comma-separated).  The fields are
- * those kstat irq show prints (struct kstat_irq, irq_type()); all empty
- * for an IRQ without labels.
- */
-static void put_irq_labels(struct buf *b, const struct meta *m, uint32_t irq)
-{
-	const struct kstat_irq *l = irq_label(&m->labels, irq);
-	const char *type = l ? irq_type(l) : "";
-	char hwirq[24] = "";
-
-	if (l && l->has_hwirq)
-		snprintf(hwirq, sizeof(hwirq), "%" PRIu64, l->hwirq);
-	buf_printf(b, "{type=\"%u\",info=\"", irq);
-	buf_label(b, l ? l->chip : NULL);
-	buf_printf(b, "\",devices=\"%s%s", hwirq, hwirq[0] ? "-" : "");
-	buf_label(b, type);
-	if (l && l->nr_actions && (l->nr_actions > 1 || l->actions[0][0])) {
-		buf_write(b, " ", 1);
-		put_actions(b, l, ", ");
-	}
-	buf_printf(b, "\",hwirq=\"%s\",flow=\"", hwirq);
-	buf_label(b, type);
-	buf_write(b, "\",actions=\"", 11);
-	put_actions(b, l, ",");
-	buf_write(b, "\"}", 2);
-}
-
-/* From the guard: the kernel's 32-bit counts, extended to 64 bits. */
-/*
- * put_irq_labels() through the cache in @m; uncached (as before) when it
- * cannot grow.
- */
-static void put_irq_labels_cached(struct buf *b, struct meta *m, uint32_t irq)
-{
-	size_t start = m->set_text.len, cap = m->set_cap;
-
-	if (irq >= m->set_cap &&
-	    (!grow_array((void **)&m->set_off, &cap, (size_t)irq + 1,
-			 sizeof(*m->set_off)) ||
-	     !grow_array((void **)&m->set_len, &m->set_cap, cap,
-			 sizeof(*m->set_len)))) {
-		put_irq_labels(b, m, irq);
-		return;
-	}
-	if (!m->set_len[irq]) {
-		put_irq_labels(&m->set_text, m, irq);
-		if (m->set_text.oom || m->set_text.len - start > UINT32_MAX ||
-		    start > UINT32_MAX) {
-			meta_sets_clear(m);
-			put_irq_labels(b, m, irq);
-			return;
-		}
-		m->set_off[irq] = start;
-		m->set_len[irq] = m->set_text.len - start;
-	}
-	buf_write(b, m->set_text.p + m->set_off[irq], m->set_len[irq]);
-}
-
-/* " @v\n", without printf's parsing (thousands of lines per render). */
-static void put_count(struct buf *b, uint64_t v)
-{
-	char d[24], *p = d + sizeof(d);
-
-	*--p = '\n';
-	do {
-		*--p = '0' + v % 10;
-		v /= 10;
-	} while (v);
-	*--p = ' ';
-	buf_write(b, p, d + sizeof(d) - p);
-}
-
-/*
- * As /proc/interrupts: an IRQ without an action (free, or chained, whose
- * action has no name) and with no count is not shown.  An IRQ whose
- * labels are not known yet is.
- */
-static bool irq_shown(const struct meta *m, const struct kstat_irq *q)
-{
-	const struct kstat_irq *l = irq_label(&m->labels, q->irq);
-
-	return q->count || !l || l->nr_actions;
-}
-
-static void render_irq_percpu(struct buf *b, const struct kstat_sample *n,
-			      const struct meta *m,
-			      const struct counter_guard *g)
-{
-	static const char name[] = "kstat_interrupts_cpu_total";
-	struct guard_percpu pc;
-	uint32_t c;
-	size_t i;
-
-	family(b, name, "counter",
-	       "Interrupts per IRQ and CPU (the kernel's 32-bit per-CPU counters, wraps carried).");
-	for (i = 0; i < n->nr_irqs; i++) {
-		if (!irq_shown(m, kstat_sample_irq(n, i)))
-			continue;
-		pc = guard_percpu(g, i);
-		for (c = 0; pc.v && c < pc.nr; c++)
-			buf_printf(b, "%s{type=\"%u\",cpu=\"%u\"} %" PRIu64 "\n",
-				   name, kstat_sample_irq(n, i)->irq, c, pc.v[c]);
-	}
-}
-
-/*
- * The arch rows this kstat.ko cannot read (a module: x86's MCE, MCP, ERR,
- * MIS), one series each, so that a rule on MCE can tell "none" from
- * "not known here".
- */
-static void render_arch_unread(struct buf *b, const struct kstat_sample *n)
-{
-	const char *p = n->arch_unread;
-	size_t len;
-
-	family(b, "kstat_arch_interrupts_unread", "gauge",
-	       "1 for each architecture row of /proc/interrupts that this kstat.ko cannot read (built as a module).");
-	while (p && *p) {
-		len = strcspn(p, " ");
-		buf_printf(b, "kstat_arch_interrupts_unread{type=\"%.*s\"} 1\n",
-			   (int)len, p);
-		p += len + (p[len] == ' ');
-	}
-}
-
-static void render_irqs(struct buf *b, const struct kstat_sample *n,
-			struct meta *m, const struct counter_guard *g,
-			bool percpu)
-{
-	const struct kstat_irq *q;
-	const struct kstat_arch *a;
-	size_t i;
-
-	family(b, "kstat_interrupts_total", "counter",
-	       "Interrupts per IRQ, all CPUs together.");
-	for (i = 0; i < n->nr_irqs; i++) {
-		q = kstat_sample_irq(n, i);
-		if (!irq_shown(m, q))
-			continue;
-		buf_write(b, "kstat_interrupts_total", 22);
-		put_irq_labels_cached(b, m, q->irq);
-		put_count(b, q->count);
-	}
-	if (percpu)
-		render_irq_percpu(b, n, m, g);
-	family(b, "kstat_arch_interrupts_total", "counter",
-	       "Architecture interrupt counters (x86: NMI, LOC, ...), all CPUs together.");
-	for (i = 0; i < n->nr_arch; i++) {
-		a = kstat_sample_arch(n, i);
-		buf_write(b, "kstat_arch_interrupts_total{type=\"", 34);
-		buf_label(b, a->name);
-		buf_write(b, "\",info=\"", 8);
-		buf_label(b, a->desc);
-		buf_printf(b, "\"} %" PRIu64 "\n", a->count);
-	}
-	render_arch_unread(b, n);
-	family(b, "kstat_intr_total", "counter",
-	       "Interrupts of every IRQ and reported arch counter (the intr line of /proc/stat, less kstat_arch_interrupts_unread's MCE, MCP and ERR).");
-	buf_printf(b, "kstat_intr_total %" PRIu64 "\n", n->intr_sum);
-}
-
-/*
- * node_exporter's vector names: the kernel's in lower case, except
- * IRQ_POLL, which node_exporter still calls by its pre-4.5 name.
- */
-static void put_vector(struct buf *b, const char *name)
-{
-	char low[64];
-	size_t i;
-
-	if (!strcmp(name, "IRQ_POLL"))
-		name = "BLOCK_IOPOLL";
-	for (i = 0; name[i] && i < sizeof(low) - 1; i++)
-		low[i] = name[i] >= 'A' && name[i] <= 'Z' ? name[i] - 'A' + 'a'
-							   : name[i];
-	low[i] = '\0';
-	buf_label(b, low);
-}
-
-static void render_softirqs(struct buf *b, const struct kstat_sample *n)
-{
-	size_t i;
-
-	family(b, "kstat_softirqs_total", "counter",
-	       "Softirqs run per vector, all CPUs together.");
-	for (i = 0; i < n->nr_softirqs; i++) {
-		const struct kstat_softirq *v = kstat_sample_softirq(n, i);
-
-		buf_write(b, "kstat_softirqs_total{vector=\"", 29);
-		put_vector(b, v->name ? v->name : "");
-		buf_printf(b, "\"} %" PRIu64 "\n", v->count);
-	}
-}
-
 /*
  * The data families (none before the first sample, while the module is
  * gone or while stale), rendered into a new body only when that changed;
@@ -747,12 +394,10 @@ static const struct body *metrics_body(struct exporter *ex)
 		return NULL;
 	b->refs = 1;
 	buf_write(&b->text, "", 0);
-	if (show && (n->sections & KSTAT_SECTION_CPU))
-		render_cpus(&b->text, n);
-	if (show && (n->sections & KSTAT_SECTION_IRQ))
-		render_irqs(&b->text, n, &ex->meta, &ex->guard, ex->percpu);
-	if (show && (n->sections & KSTAT_SECTION_SOFTIRQ))
-		render_softirqs(&b->text, n);
+	if (show && ex->names == NAMES_NODE)
+		render_node(&b->text, n, &ex->meta, &ex->guard);
+	else if (show)
+		render_kstat(&b->text, n, &ex->meta, &ex->guard, ex->percpu);
 	if (b->text.oom) {
 		body_put(b);
 		return NULL;
@@ -1706,12 +1351,27 @@ static int parse_interval(struct exporter *ex)
 static int parse_args(int argc, char **argv, struct exporter *ex)
 {
 	const char **dst, *val;
+	bool names_given = false;
 	int i;
 
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i], *eq = strchr(a, '=');
 		size_t len = eq ? (size_t)(eq - a) : strlen(a);
 
+		if (len == 7 && !strncmp(a, "--names", len)) {
+			val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+			if (names_given)
+				return usage_err("export", "\"--names\" given twice");
+			names_given = true;
+			if (val && !strcmp(val, "kstat"))
+				ex->names = NAMES_KSTAT;
+			else if (val && !strcmp(val, "node"))
+				ex->names = NAMES_NODE;
+			else
+				return usage_err("export", "bad --names \"%s\" (kstat or node)",
+						 val ? val : "");
+			continue;
+		}
 		if (!strcmp(a, "--percpu")) {
 			if (ex->percpu)
 				return usage_err("export", "\"--percpu\" given twice");
@@ -1740,6 +1400,8 @@ static int parse_args(int argc, char **argv, struct exporter *ex)
 	}
 	if (!ex->listen && !ex->textfile)
 		return usage_err("export", "give --listen ADDR:PORT, --textfile PATH or both");
+	if (ex->percpu && ex->names == NAMES_NODE)
+		return usage_err("export", "\"--percpu\" is kstat_interrupts_cpu_total's: --names node is per CPU already");
 	return parse_interval(ex);
 }
 
@@ -1757,8 +1419,12 @@ static int export_setup(struct exporter *ex)
 	if (ex->listen && (ret = parse_listen(ex->listen, &ss, &len)))
 		return ret;
 	read_interval(ex);
-	/* per-CPU IRQ counts for every possible CPU, or none */
-	ex->guard.cpu_span = ex->percpu ? nr_possible_cpus() : 0;
+	/*
+	 * per-CPU IRQ counts for every possible CPU, or none; node_exporter's
+	 * node_interrupts_total is per CPU only
+	 */
+	ex->guard.cpu_span = ex->percpu || ex->names == NAMES_NODE ?
+			     nr_possible_cpus() : 0;
 	if (ex->listen) {
 		lfd = listen_open(ex->listen, &ss, len, ex->journal);
 		if (lfd < 0 || http_start(ex, lfd))

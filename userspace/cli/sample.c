@@ -55,9 +55,11 @@ int sample_copy(struct sample_copy *d, const struct kstat_sample *s)
 		nr_str += str_size(kstat_sample_softirq(s, i)->name);
 		nr_percpu += kstat_sample_softirq(s, i)->nr_percpu;
 	}
-	for (i = 0; i < s->nr_arch; i++)
+	for (i = 0; i < s->nr_arch; i++) {
 		nr_str += str_size(kstat_sample_arch(s, i)->name) +
 			  str_size(kstat_sample_arch(s, i)->desc);
+		nr_percpu += kstat_sample_arch(s, i)->nr_percpu;
+	}
 	if (!GROW(d, cpus, cap_cpus, s->nr_cpus + 1) ||
 	    !GROW(d, irqs, cap_irqs, s->nr_irqs) ||
 	    !GROW(d, softirqs, cap_softirqs, s->nr_softirqs) ||
@@ -113,7 +115,9 @@ int sample_copy(struct sample_copy *d, const struct kstat_sample *s)
 
 		d->arch[i] = (struct kstat_arch){ .count = a->count,
 			.name = put_str(d, &at, a->name),
-			.desc = put_str(d, &at, a->desc) };
+			.desc = put_str(d, &at, a->desc),
+			.nr_percpu = a->percpu ? a->nr_percpu : 0,
+			.percpu = put_percpu(d, &pat, a->percpu, a->nr_percpu) };
 	}
 	d->valid = true;
 	return 0;

@@ -5,10 +5,10 @@
  * interval) hold on to.  Its struct kstat_sample reads as the library's
  * (the kstat_sample_*() macros step by the sizes it carries), over arrays
  * of the CLI's own element structs, reused from one sample to the next:
- * CPU times (the total last, past nr_cpus), IRQ and softirq counts with
- * their per-CPU lists (watch's per-CPU rates), arch counts and names, the
- * intr sum, arch_unread and the online bitmap; no IRQ descriptions, no
- * per-CPU arch counts.
+ * CPU times (the total last, past nr_cpus), IRQ, softirq and arch counts
+ * with their per-CPU lists (watch's per-CPU rates, node_exporter's per-CPU
+ * families), softirq and arch names, the intr sum, arch_unread and the
+ * online bitmap; no IRQ descriptions.
  */
 #ifndef KSTAT_CLI_SAMPLE_H
 #define KSTAT_CLI_SAMPLE_H
@@ -26,7 +26,7 @@ struct sample_copy {
 	struct kstat_irq *irqs;
 	struct kstat_softirq *softirqs;
 	struct kstat_arch *arch;
-	struct kstat_cpu_count *percpu;	/* every IRQ's list, one block */
+	struct kstat_cpu_count *percpu;	/* every per-CPU list, one block */
 	char *strings;			/* every name, one block */
 	uint8_t *online;
 	size_t cap_cpus, cap_irqs, cap_softirqs, cap_arch, cap_percpu,
