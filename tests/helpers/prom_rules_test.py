@@ -61,6 +61,8 @@ FAMILIES = {
         "node_intr_total": ("counter", True),
         "node_softirqs_total": ("counter", True),
         "node_softirqs_functions_total": ("counter", False),
+        # kstat export --names node serves it too; node_exporter does not
+        "kstat_arch_interrupts_unread": ("gauge", False),
     },
 }
 JOB = {"kstat": "kstat", "node": "node"}
@@ -205,11 +207,10 @@ def gen(args):
     if K:
         mce = [(l, r, v) for l, r, v in fam("kstat_arch_interrupts_total") if l["type"] == "MCE"]
         mce_without = ("type", "info")
-        unread = group([(l, v) for l, _, v in fam("kstat_arch_interrupts_unread") if l["type"] == "MCE"], "type")
     else:
         mce = [(l, r, v) for l, r, v in fam("node_interrupts_total") if l["type"] == "MCE"]
         mce_without = ("cpu", "type", "info", "devices")
-        unread = {}
+    unread = group([(l, v) for l, _, v in fam("kstat_arch_interrupts_unread") if l["type"] == "MCE"], "type")
     exp["instance:interrupts_mce:sum"] = group([(l, v) for l, _, v in mce], *mce_without)
     exp["instance:interrupts_mce:increase5m"] = group([(l, r * 300) for l, r, _ in mce], *mce_without)
     exp["instance:interrupts_mce_unread:max"] = unread

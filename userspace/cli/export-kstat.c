@@ -140,26 +140,6 @@ static void render_irq_percpu(struct buf *b, const struct kstat_sample *n,
 	}
 }
 
-/*
- * The arch rows this kstat.ko cannot read (a module: x86's MCE, MCP, ERR,
- * MIS), one series each, so that a rule on MCE can tell "none" from
- * "not known here".
- */
-static void render_arch_unread(struct buf *b, const struct kstat_sample *n)
-{
-	const char *p = n->arch_unread;
-	size_t len;
-
-	family(b, "kstat_arch_interrupts_unread", "gauge",
-	       "1 for each architecture row of /proc/interrupts that this kstat.ko cannot read (built as a module).");
-	while (p && *p) {
-		len = strcspn(p, " ");
-		buf_printf(b, "kstat_arch_interrupts_unread{type=\"%.*s\"} 1\n",
-			   (int)len, p);
-		p += len + (p[len] == ' ');
-	}
-}
-
 static void render_irqs(struct buf *b, const struct kstat_sample *n,
 			struct meta *m, const struct counter_guard *g,
 			bool percpu)

@@ -323,8 +323,10 @@ void render_node(struct buf *b, const struct kstat_sample *n,
 	}
 	if (n->sections & KSTAT_SECTION_CPU)
 		node_cpus(b, n);
-	if (n->sections & KSTAT_SECTION_IRQ)
+	if (n->sections & KSTAT_SECTION_IRQ) {
 		node_irqs(b, n, m, g, &c);
+		render_arch_unread(b, n);
+	}
 	if (n->sections & KSTAT_SECTION_SOFTIRQ)
 		node_softirqs(b, n, &c);
 out:

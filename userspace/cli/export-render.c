@@ -153,3 +153,18 @@ void put_vector(struct buf *b, const char *name)
 	low[i] = '\0';
 	buf_label(b, low);
 }
+
+void render_arch_unread(struct buf *b, const struct kstat_sample *n)
+{
+	const char *p = n->arch_unread;
+	size_t len;
+
+	family(b, "kstat_arch_interrupts_unread", "gauge",
+	       "1 for each architecture row of /proc/interrupts that this kstat.ko cannot read (built as a module).");
+	while (p && *p) {
+		len = strcspn(p, " ");
+		buf_printf(b, "kstat_arch_interrupts_unread{type=\"%.*s\"} 1\n",
+			   (int)len, p);
+		p += len + (p[len] == ' ');
+	}
+}

@@ -86,6 +86,16 @@ bool irq_shown(const struct meta *m, const struct kstat_irq *q);
  */
 void put_vector(struct buf *b, const char *name);
 
+/*
+ * kstat_arch_interrupts_unread: the arch rows this kstat.ko cannot read
+ * (a module: x86's MCE, MCP, ERR, MIS), one series each, so that a rule on
+ * MCE can tell "none" from "not known here".  Both namings serve it:
+ * node_exporter has MCE rows, so a site that turns its interrupts
+ * collector off for --names node must still learn that MCEs are not
+ * watched.
+ */
+void render_arch_unread(struct buf *b, const struct kstat_sample *n);
+
 enum export_names {
 	NAMES_KSTAT,	/* kstat_* (the default) */
 	NAMES_NODE,	/* node_exporter's */

@@ -111,6 +111,7 @@ int main(void)
 		.arch = arch, .nr_arch = 4, .arch_size = sizeof(arch[0]),
 		.softirqs = soft, .nr_softirqs = 2,
 		.softirq_size = sizeof(soft[0]), .intr_sum = 44,
+		.arch_unread = "MCE MCP",
 	};
 	m.labels.s = &labels;
 	CHECK(guard_apply(&g, &d) == 0, "guard_apply");
@@ -143,7 +144,13 @@ int main(void)
 	has(b.p, "node_softirqs_functions_total{cpu=\"0\",type=\"NET_RX\"} 0\n");
 	has(b.p, "node_softirqs_functions_total{cpu=\"1\",type=\"NET_RX\"} 4\n");
 	has(b.p, "node_softirqs_functions_total{cpu=\"1\",type=\"IRQ_POLL\"} 0\n");
-	lacks(b.p, "kstat_");
+	/* kstat's own data families stay out; the unread rows are said */
+	lacks(b.p, "kstat_cpu");
+	lacks(b.p, "kstat_interrupts");
+	lacks(b.p, "kstat_intr");
+	lacks(b.p, "kstat_softirqs");
+	has(b.p, "kstat_arch_interrupts_unread{type=\"MCE\"} 1\n");
+	has(b.p, "kstat_arch_interrupts_unread{type=\"MCP\"} 1\n");
 
 	/* every node_interrupts_total series is per CPU: no total */
 	for (line = strtok_r(b.p, "\n", &save); line;
