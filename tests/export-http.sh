@@ -194,8 +194,17 @@ start=${EPOCHREALTIME/./}
 t_term "$pid" 2
 t_log "SIGTERM: exit $T_RC after $(( (${EPOCHREALTIME/./} - start) / 1000 )) ms"
 assert_eq 0 "$T_RC" "exit status after SIGTERM"
+# At 100 ms, a loaded TCG host can hold a sample past 3 intervals: the
+# exporter then rightly logs "no sample" and "samples come again" (seen
+# once, make check with a compiler beside it).  Those pairs are its log's
+# business (export-daemon.sh); anything else is not.
+log=$(grep -v -e 'no sample for 3 intervals' -e 'samples come again' "$TMPDIR/export.err")
+stalls=$(grep -c 'no sample for 3 intervals' "$TMPDIR/export.err")
+assert_eq "$stalls" "$(grep -c 'samples come again' "$TMPDIR/export.err")" \
+	"each stall logged ends with samples coming again"
+((stalls == 0)) || t_log "the exporter logged $stalls stall(s) of 3 intervals"
 assert_eq "kstat: export: serving http://127.0.0.1:$PORT/metrics (--listen 127.0.0.1:$PORT)" \
-	"$(cat "$TMPDIR/export.err")" "exporter stderr (its log: the address only)"
+	"$log" "exporter stderr (its log: the address, and stalls only)"
 if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
 	t_fail "port $PORT still accepts connections after exit"
 fi
