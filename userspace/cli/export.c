@@ -115,6 +115,8 @@ static void meta_free(struct meta *m)
 	buf_free(&m->set_text);
 	free(m->set_off);
 	free(m->set_len);
+	free(m->irq_keep);
+	free(m->arch_keep);
 }
 
 /* ---- one sample's text, shared by every scrape of it ---- */
@@ -192,6 +194,13 @@ static bool body_deflate(struct body *b, uint64_t *deflates)
 
 /* ---- the exporter ---- */
 
+/* An IRQ filter's option: the regex, and the option as it was spelled. */
+struct irq_opt {
+	const char *regex;
+	const char *opt;
+	int len;
+};
+
 struct exporter {
 	struct sample_copy snap;	/* counters as exported (guard) */
 	struct counter_guard guard;
@@ -208,6 +217,8 @@ struct exporter {
 	const char *interval;		/* --interval, or NULL */
 	bool percpu;			/* --percpu */
 	enum export_names names;	/* --names */
+	struct irq_opt include, exclude;	/* --irq-include, --irq-exclude */
+	struct irq_filter filter;	/* theirs and --no-zeros */
 	uint32_t interval_ms;		/* the subscription's */
 	struct kstat_sub_opts sub;
 	uint64_t stale_at_ms;		/* CLOCK_MONOTONIC: no sample since */
@@ -1348,11 +1359,54 @@ static int parse_interval(struct exporter *ex)
 	return EXIT_OK;
 }
 
+/*
+ * --irq-include or --irq-exclude (node_exporter's names for them too, so
+ * that its ARGS carry over): one regex, compiled now, so that a bad one
+ * is a usage error naming it, not a filter that never matches.
+ */
+static int parse_irq_filter(struct exporter *ex)
+{
+	const struct irq_opt *o = ex->exclude.regex ? &ex->exclude : &ex->include;
+	char why[256];
+
+	if (ex->include.regex && ex->exclude.regex)
+		return usage_err("export", "\"%.*s\" and \"%.*s\" exclude each other: give one regex (include keeps only the IRQs it matches, exclude drops them)",
+				 ex->include.len, ex->include.opt,
+				 ex->exclude.len, ex->exclude.opt);
+	ex->meta.filter = &ex->filter;
+	if (!o->regex)
+		return EXIT_OK;
+	if (irq_filter_set(&ex->filter, o->regex, o == &ex->exclude, why,
+			   sizeof(why)))
+		return usage_err("export", "bad %.*s \"%s\": %s (a POSIX extended regex)",
+				 o->len, o->opt, o->regex, why);
+	return EXIT_OK;
+}
+
+/* Whether option @a, of @len before any "=", is @name. */
+static bool opt_is(const char *a, size_t len, const char *name)
+{
+	return strlen(name) == len && !strncmp(a, name, len);
+}
+
+/* --irq-include, --irq-exclude or node_exporter's name: which one @a is. */
+static struct irq_opt *irq_opt(struct exporter *ex, const char *a, size_t len)
+{
+	if (opt_is(a, len, "--irq-include") ||
+	    opt_is(a, len, "--collector.interrupts.name-include"))
+		return &ex->include;
+	if (opt_is(a, len, "--irq-exclude") ||
+	    opt_is(a, len, "--collector.interrupts.name-exclude"))
+		return &ex->exclude;
+	return NULL;
+}
+
 static int parse_args(int argc, char **argv, struct exporter *ex)
 {
+	struct irq_opt *f;
 	const char **dst, *val;
 	bool names_given = false;
-	int i;
+	int i, ret;
 
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i], *eq = strchr(a, '=');
@@ -1376,6 +1430,26 @@ static int parse_args(int argc, char **argv, struct exporter *ex)
 			if (ex->percpu)
 				return usage_err("export", "\"--percpu\" given twice");
 			ex->percpu = true;
+			continue;
+		}
+		if (!strcmp(a, "--no-zeros") ||
+		    !strcmp(a, "--no-collector.interrupts.include-zeros")) {
+			if (ex->filter.drop_zeros)
+				return usage_err("export", "\"%s\" given twice (--no-zeros and --no-collector.interrupts.include-zeros are one option)",
+						 a);
+			ex->filter.drop_zeros = true;
+			continue;
+		}
+		f = irq_opt(ex, a, len);
+		if (f) {
+			val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+			if (f->regex)
+				return usage_err("export", "\"%.*s\" given twice (--irq-%s and --collector.interrupts.name-%s are one option; one regex)",
+						 (int)len, a, f == &ex->include ? "include" : "exclude",
+						 f == &ex->include ? "include" : "exclude");
+			if (!val || !*val)
+				return usage_err("export", "\"%.*s\" needs a value", (int)len, a);
+			*f = (struct irq_opt){ .regex = val, .opt = a, .len = (int)len };
 			continue;
 		}
 		/* node_exporter's name for it, so that its ARGS carry over */
@@ -1402,6 +1476,9 @@ static int parse_args(int argc, char **argv, struct exporter *ex)
 		return usage_err("export", "give --listen ADDR:PORT, --textfile PATH or both");
 	if (ex->percpu && ex->names == NAMES_NODE)
 		return usage_err("export", "\"--percpu\" is kstat_interrupts_cpu_total's: --names node is per CPU already");
+	ret = parse_irq_filter(ex);
+	if (ret != EXIT_OK)
+		return ret;
 	return parse_interval(ex);
 }
 
@@ -1450,6 +1527,7 @@ static void export_cleanup(struct exporter *ex)
 	sample_copy_free(&ex->snap);
 	guard_free(&ex->guard);
 	meta_free(&ex->meta);
+	irq_filter_free(&ex->filter);
 	buf_free(&ex->file);
 }
 
