@@ -12,6 +12,10 @@
 # a page is rendered only for a scrape, at most once per sample
 # (kstat_exporter_renders_total: none while samples arrive unscraped,
 # one for two scrapes of one sample);
+# --irq-include keeps one IRQ's series only, node_exporter's
+# --collector.interrupts.name-exclude drops it under --names node and
+# --no-collector.interrupts.include-zeros every series at 0; include with
+# exclude and a bad regex exit 2 with a "kstat: " line;
 # / is 200 (tests/export-daemon.sh: its page), other paths get 404, POST 405, HEAD 200 without a body; SIGTERM exits 0
 # within 2 s and closes the port.
 # timeout: 120
@@ -173,6 +177,51 @@ assert_eq "$(metric kstat_exporter_last_sample_seq "$p1")" "$(metric kstat_expor
 assert_eq "$(metric kstat_exporter_renders_total "$p1")" "$(metric kstat_exporter_renders_total "$p2")" \
 	"renders after two scrapes of one sample"
 t_term "$slow_pid" 5
+
+# The IRQ filter, on two exporters of their own at once: --irq-include of
+# one IRQ serves only its series (no other IRQ, no arch row); node_exporter's
+# --collector.interrupts.name-exclude with
+# --no-collector.interrupts.include-zeros under --names node drops that
+# IRQ, keeps another fired on CPU 0 only, on CPU 0 only (its other CPUs'
+# series are 0), and serves no 0.  Both and a bad regex are usage errors.
+b=$(irqsim_irq 2)
+irqsim_fire 2 0 3
+IPORT=$((PORT + 2)) XPORT=$((PORT + 3))
+"$KSTAT" export prometheus --listen "127.0.0.1:$IPORT" --interval 250ms \
+	--irq-include "^$a;" 2>"$TMPDIR/include.err" &
+inc_pid=$!
+t_cleanup t_kill $inc_pid
+"$KSTAT" export prometheus --listen "127.0.0.1:$XPORT" --interval 250ms \
+	--names node --collector.interrupts.name-exclude="kstat-sim-3-" \
+	--no-collector.interrupts.include-zeros 2>"$TMPDIR/exclude.err" &
+exc_pid=$!
+t_cleanup t_kill $exc_pid
+page_of() { curl -sS --max-time 10 "http://127.0.0.1:$1/metrics" 2>/dev/null; }
+inc_up() { grep -q "^kstat_interrupts_total{type=\"$a\",.*} 1005\$" <<<"$(page_of $IPORT)"; }
+exc_up() { grep -q "^node_interrupts_total{cpu=\"0\",devices=\"[^\"]*kstat-sim-2-" <<<"$(page_of $XPORT)"; }
+wait_until 20 inc_up
+wait_until 20 exc_up
+inc=$(page_of $IPORT)
+exc=$(page_of $XPORT)
+assert_eq "$a" "$(sed -n 's/^kstat_interrupts_total{type="\([0-9]*\)".*/\1/p' <<<"$inc" | sort -u | tr '\n' ' ' | sed 's/ $//')" \
+	"--irq-include ^$a;: the IRQs of kstat_interrupts_total"
+assert_eq 0 "$(grep -c '^kstat_arch_interrupts_total{' <<<"$inc")" "--irq-include: arch rows"
+grep -q '^kstat_cpu_seconds_total{' <<<"$inc" || t_fail "--irq-include: no kstat_cpu_seconds_total"
+assert_eq 0 "$(grep -c "^node_interrupts_total{.*type=\"$a\"}" <<<"$exc")" "name-exclude: IRQ $a's series"
+assert_eq 1 "$(grep -c "^node_interrupts_total{.*type=\"$b\"} " <<<"$exc")" "name-exclude, no zeros: IRQ $b's series (CPU 0's)"
+grep -q "^node_interrupts_total{cpu=\"0\",.*type=\"$b\"} 3\$" <<<"$exc" || t_fail "no CPU 0 series of IRQ $b"
+assert_eq 0 "$(grep -c '^node_interrupts_total{.*} 0$' <<<"$exc")" "--no-collector.interrupts.include-zeros: series at 0"
+grep -q '^node_interrupts_total{.*type="LOC"} [1-9]' <<<"$exc" || t_fail "name-exclude: no LOC series"
+t_term $inc_pid 5
+t_term $exc_pid 5
+for u in '--irq-include x --irq-exclude y|^kstat: "--irq-include" and "--irq-exclude" exclude each other: give one' \
+	 '--irq-exclude=eth(|^kstat: bad --irq-exclude "eth\(": ' \
+	 '--collector.interrupts.name-include=x --collector.interrupts.name-exclude=y|exclude each other'; do
+	# shellcheck disable=SC2086
+	assert_exit 2 "$KSTAT" export prometheus --listen "127.0.0.1:$IPORT" ${u%%|*}
+	assert_match "${u#*|}" "$T_ERR" "message of export ${u%%|*}"
+done
+t_log "IRQ filter: include, exclude, no zeros, usage errors"
 
 code() { curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$@"; }
 assert_eq 200 "$(code "http://127.0.0.1:$PORT/")" "status of / (a page linking /metrics)"

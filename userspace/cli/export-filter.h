@@ -6,7 +6,9 @@
  * node_interrupts_total, unescaped: "25;PCI-MSI;1048576-edge eth0",
  * "LOC;Local timer interrupts;"), so that node_exporter's
  * --collector.interrupts.name-include/-exclude values carry over; and
- * whether series whose value is 0 are served.
+ * whether series whose value is 0 are served.  The names are built by the
+ * renderers' irq_filter_text() (export-render.h), from the same text as
+ * their labels; the decisions are cached with the labels (struct meta).
  *
  * The flags are the exporter's: changing them restarts the exporter, never
  * the module, and other readers are not affected.
@@ -17,9 +19,6 @@
 #include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
-
-#include <libkstat.h>
 
 struct irq_filter {
 	regex_t re;
@@ -36,13 +35,6 @@ int irq_filter_set(struct irq_filter *f, const char *regex, bool exclude,
 		   char *err, size_t len);
 
 void irq_filter_free(struct irq_filter *f);
-
-/*
- * "TYPE;INFO;DEVICES" of IRQ @irq with labels @l (NULL: not known, all
- * empty but the number) into @buf, truncated to @len.
- */
-void irq_filter_name(char *buf, size_t len, uint32_t irq,
-		     const struct kstat_irq *l);
 
 /* Whether a row named @name ("TYPE;INFO;DEVICES") is served. */
 bool irq_filter_keeps(const struct irq_filter *f, const char *name);

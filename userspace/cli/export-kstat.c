@@ -58,35 +58,37 @@ static void put_actions(struct buf *b, const struct kstat_irq *l,
 /*
  * node_exporter's node_interrupts_total labels, from the same fields:
  * type (the IRQ number), info (the chip), devices (the rest of the
- * /proc/interrupts line: "HWIRQ-FLOW ACTION, ACTION"); and each of those
- * on its own: hwirq, flow, actions (comma-separated).  The fields are
- * those kstat irq show prints (struct kstat_irq, irq_type()); all empty
- * for an IRQ without labels.
+ * /proc/interrupts line: "HWIRQ-FLOW ACTION, ACTION", irq_info_devices()
+ * as the filter sees it); and each of those on its own: hwirq, flow,
+ * actions (comma-separated).  The fields are those kstat irq show prints
+ * (struct kstat_irq, irq_type()); all empty for an IRQ without labels.
  */
 static void put_irq_labels(struct buf *b, const struct meta *m, uint32_t irq)
 {
 	const struct kstat_irq *l = irq_label(&m->labels, irq);
-	const char *type = l ? irq_type(l) : "";
+	struct buf t = { 0 };
 	char hwirq[24] = "";
+	size_t devices;
 
+	if (!irq_info_devices(&t, l, NAMES_KSTAT, &devices)) {
+		b->oom = true;
+		goto out;
+	}
 	if (l && l->has_hwirq)
 		snprintf(hwirq, sizeof(hwirq), "%" PRIu64, l->hwirq);
 	buf_printf(b, "{type=\"%u\",info=\"", irq);
-	buf_label(b, l ? l->chip : NULL);
-	buf_printf(b, "\",devices=\"%s%s", hwirq, hwirq[0] ? "-" : "");
-	buf_label(b, type);
-	if (l && l->nr_actions && (l->nr_actions > 1 || l->actions[0][0])) {
-		buf_write(b, " ", 1);
-		put_actions(b, l, ", ");
-	}
+	buf_label(b, t.p);
+	buf_write(b, "\",devices=\"", 11);
+	buf_label(b, t.p + devices);
 	buf_printf(b, "\",hwirq=\"%s\",flow=\"", hwirq);
-	buf_label(b, type);
+	buf_label(b, l ? irq_type(l) : "");
 	buf_write(b, "\",actions=\"", 11);
 	put_actions(b, l, ",");
 	buf_write(b, "\"}", 2);
+out:
+	buf_free(&t);
 }
 
-/* From the guard: the kernel's 32-bit counts, extended to 64 bits. */
 /*
  * put_irq_labels() through the cache in @m; uncached (as before) when it
  * cannot grow.
@@ -117,13 +119,16 @@ static void put_irq_labels_cached(struct buf *b, struct meta *m, uint32_t irq)
 	buf_write(b, m->set_text.p + m->set_off[irq], m->set_len[irq]);
 }
 
-
-
+/*
+ * From the guard: the kernel's 32-bit counts, extended to 64 bits.  With
+ * --no-zeros a CPU whose count is 0 has no series, as node_exporter's
+ * per-CPU node_interrupts_total.
+ */
 static void render_irq_percpu(struct buf *b, const struct kstat_sample *n,
-			      const struct meta *m,
-			      const struct counter_guard *g)
+			      struct meta *m, const struct counter_guard *g)
 {
 	static const char name[] = "kstat_interrupts_cpu_total";
+	const struct kstat_irq *q;
 	struct guard_percpu pc;
 	uint32_t c;
 	size_t i;
@@ -131,12 +136,16 @@ static void render_irq_percpu(struct buf *b, const struct kstat_sample *n,
 	family(b, name, "counter",
 	       "Interrupts per IRQ and CPU (the kernel's 32-bit per-CPU counters, wraps carried).");
 	for (i = 0; i < n->nr_irqs; i++) {
-		if (!irq_shown(m, kstat_sample_irq(n, i)))
+		q = kstat_sample_irq(n, i);
+		if (!irq_shown(m, q) || !irq_kept(m, NAMES_KSTAT, q->irq))
 			continue;
 		pc = guard_percpu(g, i);
-		for (c = 0; pc.v && c < pc.nr; c++)
+		for (c = 0; pc.v && c < pc.nr; c++) {
+			if (!value_kept(m, pc.v[c]))
+				continue;
 			buf_printf(b, "%s{type=\"%u\",cpu=\"%u\"} %" PRIu64 "\n",
-				   name, kstat_sample_irq(n, i)->irq, c, pc.v[c]);
+				   name, q->irq, c, pc.v[c]);
+		}
 	}
 }
 
@@ -152,7 +161,8 @@ static void render_irqs(struct buf *b, const struct kstat_sample *n,
 	       "Interrupts per IRQ, all CPUs together.");
 	for (i = 0; i < n->nr_irqs; i++) {
 		q = kstat_sample_irq(n, i);
-		if (!irq_shown(m, q))
+		if (!irq_shown(m, q) || !irq_kept(m, NAMES_KSTAT, q->irq) ||
+		    !value_kept(m, q->count))
 			continue;
 		buf_write(b, "kstat_interrupts_total", 22);
 		put_irq_labels_cached(b, m, q->irq);
@@ -164,6 +174,8 @@ static void render_irqs(struct buf *b, const struct kstat_sample *n,
 	       "Architecture interrupt counters (x86: NMI, LOC, ...), all CPUs together.");
 	for (i = 0; i < n->nr_arch; i++) {
 		a = kstat_sample_arch(n, i);
+		if (!arch_kept(m, i, a) || !value_kept(m, a->count))
+			continue;
 		buf_write(b, "kstat_arch_interrupts_total{type=\"", 34);
 		buf_label(b, a->name);
 		buf_write(b, "\",info=\"", 8);

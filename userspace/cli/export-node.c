@@ -122,75 +122,27 @@ static void cols_fill(struct cols *c, const struct kstat_cpu_count *pc,
 	}
 }
 
-static bool is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' ||
-	       c == '\f' || c == '\r';
-}
-
 /*
- * ,devices="...",info="...",type="IRQ"} of one IRQ: the text that
- * /proc/interrupts prints after the CPU columns (kernel/irq/proc.c: the
- * chip, the hwirq (blank without a domain), "-" and the flow handler's
- * name, then the actions joined by ", "), split at white space as
- * node_exporter does (strings.Fields): info the first field, devices the
- * rest joined by " ".  Without labels (not loaded yet) both are "".
+ * ,devices="...",info="...",type="IRQ"} of one IRQ: irq_info_devices()'s
+ * node_exporter split of its /proc/interrupts text, the filter's too.
+ * Without labels (not loaded yet) both are "".
  */
 static void node_irq_labels(struct buf *b, const struct kstat_irq *l,
 			    uint32_t irq)
 {
-	struct buf line = { 0 }, devices = { 0 };
-	const char *p, *end;
-	size_t i, info_at = 0, info_len = 0;
+	struct buf t = { 0 };
+	size_t devices;
 
-	if (l) {
-		buf_printf(&line, "%s ", l->chip ? l->chip : "");
-		if (l->has_hwirq)
-			buf_printf(&line, "%" PRIu64, l->hwirq);
-		if (l->name && *l->name)
-			buf_printf(&line, "-%s", l->name);
-		for (i = 0; i < l->nr_actions; i++)
-			buf_printf(&line, "%s%s", i ? ", " : "  ",
-				   l->actions[i] ? l->actions[i] : "");
-	}
-	buf_write(&line, "", 0);
-	buf_write(&devices, "", 0);
-	if (line.oom || devices.oom) {
+	if (irq_info_devices(&t, l, NAMES_NODE, &devices)) {
+		buf_write(b, ",devices=\"", 10);
+		buf_label(b, t.p + devices);
+		buf_write(b, "\",info=\"", 8);
+		buf_label(b, t.p);
+		buf_printf(b, "\",type=\"%u\"}", irq);
+	} else {
 		b->oom = true;
-		goto out;
 	}
-	line.p[line.len] = '\0';
-	for (p = line.p; *p; p = end) {
-		while (is_space(*p))
-			p++;
-		if (!*p)
-			break;
-		for (end = p; *end && !is_space(*end); end++)
-			;
-		if (!info_len) {
-			info_at = p - line.p;
-			info_len = end - p;
-			continue;
-		}
-		if (devices.len)
-			buf_write(&devices, " ", 1);
-		buf_write(&devices, p, end - p);
-	}
-	buf_write(&devices, "", 0);
-	if (devices.oom) {
-		b->oom = true;
-		goto out;
-	}
-	devices.p[devices.len] = '\0';
-	line.p[info_at + info_len] = '\0';	/* devices are copied out */
-	buf_write(b, ",devices=\"", 10);
-	buf_label(b, devices.p);
-	buf_write(b, "\",info=\"", 8);
-	buf_label(b, line.p + info_at);
-	buf_printf(b, "\",type=\"%u\"}", irq);
-out:
-	buf_free(&line);
-	buf_free(&devices);
+	buf_free(&t);
 }
 
 /*
@@ -218,14 +170,20 @@ static bool arch_global(const char *name)
 	return !strcmp(name, "ERR") || !strcmp(name, "MIS");
 }
 
-/* One row's series, one per column: prefix cpu="ID" then @rest. */
-static void node_interrupt_row(struct buf *b, const struct cols *c,
-			       const struct buf *rest)
+/*
+ * One row's series, one per column: prefix cpu="ID" then @rest.  With
+ * --no-zeros a column whose count is 0 has none, as node_exporter's
+ * --no-collector.interrupts.include-zeros.
+ */
+static void node_interrupt_row(struct buf *b, const struct meta *m,
+			       const struct cols *c, const struct buf *rest)
 {
 	static const char name[] = "node_interrupts_total{cpu=\"";
 	size_t k;
 
 	for (k = 0; k < c->nr; k++) {
+		if (!value_kept(m, c->v[k]))
+			continue;
 		buf_write(b, name, sizeof(name) - 1);
 		buf_printf(b, "%d\"", c->cpu[k]);
 		buf_write(b, rest->p, rest->len);
@@ -234,7 +192,7 @@ static void node_interrupt_row(struct buf *b, const struct cols *c,
 }
 
 static void node_irqs(struct buf *b, const struct kstat_sample *n,
-		      const struct meta *m, const struct counter_guard *g,
+		      struct meta *m, const struct counter_guard *g,
 		      struct cols *c)
 {
 	const struct kstat_irq *q;
@@ -247,7 +205,7 @@ static void node_irqs(struct buf *b, const struct kstat_sample *n,
 	family(b, "node_interrupts_total", "counter", "Interrupt details.");
 	for (i = 0; i < n->nr_irqs; i++) {
 		q = kstat_sample_irq(n, i);
-		if (!irq_shown(m, q))
+		if (!irq_shown(m, q) || !irq_kept(m, NAMES_NODE, q->irq))
 			continue;
 		pc = guard_percpu(g, i);
 		for (k = 0; k < c->nr; k++)
@@ -256,11 +214,11 @@ static void node_irqs(struct buf *b, const struct kstat_sample *n,
 				  pc.v[c->cpu[k]] : 0;
 		rest.len = 0;
 		node_irq_labels(&rest, irq_label(&m->labels, q->irq), q->irq);
-		node_interrupt_row(b, c, &rest);
+		node_interrupt_row(b, m, c, &rest);
 	}
 	for (i = 0; i < n->nr_arch; i++) {
 		a = kstat_sample_arch(n, i);
-		if (!a->name || arch_global(a->name))
+		if (!a->name || arch_global(a->name) || !arch_kept(m, i, a))
 			continue;
 		cols_fill(c, a->percpu, a->nr_percpu);
 		for (any = false, k = 0; k < c->nr; k++)
@@ -275,7 +233,7 @@ static void node_irqs(struct buf *b, const struct kstat_sample *n,
 		buf_write(&rest, "\"}", 2);
 		if (rest.oom)
 			b->oom = true;
-		node_interrupt_row(b, c, &rest);
+		node_interrupt_row(b, m, c, &rest);
 	}
 	buf_free(&rest);
 	family(b, "node_intr_total", "counter",
@@ -313,7 +271,7 @@ static void node_softirqs(struct buf *b, const struct kstat_sample *n,
 }
 
 void render_node(struct buf *b, const struct kstat_sample *n,
-		 const struct meta *m, const struct counter_guard *g)
+		 struct meta *m, const struct counter_guard *g)
 {
 	struct cols c = { 0 };
 

@@ -12,6 +12,7 @@
 
 #include "export-render.h"
 #include "json_print.h"
+#include "print.h"
 #include "utils.h"
 
 static bool buf_grow(struct buf *b, size_t more)
@@ -134,6 +135,178 @@ void meta_sets_clear(struct meta *m)
 	m->set_text.oom = false;
 	if (m->set_len)
 		memset(m->set_len, 0, m->set_cap * sizeof(*m->set_len));
+	if (m->irq_keep)
+		memset(m->irq_keep, 0, m->irq_keep_cap);
+	if (m->arch_keep)
+		memset(m->arch_keep, 0, m->arch_keep_cap);
+}
+
+/* The kstat naming's: info the chip, devices "HWIRQ-FLOW ACTION, ...". */
+static void kstat_info_devices(struct buf *t, const struct kstat_irq *l,
+			       size_t *devices)
+{
+	size_t i;
+
+	buf_printf(t, "%s", l && l->chip ? l->chip : "");
+	buf_write(t, "", 1);
+	*devices = t->len;
+	if (!l)
+		return;
+	if (l->has_hwirq)
+		buf_printf(t, "%" PRIu64 "-", l->hwirq);
+	buf_printf(t, "%s", irq_type(l));
+	/* one action without a name (a chained IRQ's) is not printed */
+	if (l->nr_actions == 1 && !l->actions[0][0])
+		return;
+	for (i = 0; i < l->nr_actions; i++)
+		buf_printf(t, "%s%s", i ? ", " : " ",
+			   l->actions[i] ? l->actions[i] : "");
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' ||
+	       c == '\f' || c == '\r';
+}
+
+/*
+ * The node naming's: the text that /proc/interrupts prints after the CPU
+ * columns (kernel/irq/proc.c: the chip, the hwirq (blank without a
+ * domain), "-" and the flow handler's name, then the actions joined by
+ * ", "), split at white space as node_exporter does (strings.Fields):
+ * info the first field, devices the rest joined by " ".
+ */
+static void node_info_devices(struct buf *t, const struct kstat_irq *l,
+			      size_t *devices)
+{
+	struct buf line = { 0 };
+	const char *p, *end;
+	size_t i, fields = 0;
+
+	if (l) {
+		buf_printf(&line, "%s ", l->chip ? l->chip : "");
+		if (l->has_hwirq)
+			buf_printf(&line, "%" PRIu64, l->hwirq);
+		if (l->name && *l->name)
+			buf_printf(&line, "-%s", l->name);
+		for (i = 0; i < l->nr_actions; i++)
+			buf_printf(&line, "%s%s", i ? ", " : "  ",
+				   l->actions[i] ? l->actions[i] : "");
+	}
+	buf_write(&line, "", 1);
+	if (line.oom) {
+		t->oom = true;
+		return;
+	}
+	*devices = 0;
+	for (p = line.p; *p; p = end) {
+		while (is_space(*p))
+			p++;
+		if (!*p)
+			break;
+		for (end = p; *end && !is_space(*end); end++)
+			;
+		if (fields > 1)
+			buf_write(t, " ", 1);
+		buf_write(t, p, end - p);
+		if (!fields++) {
+			buf_write(t, "", 1);
+			*devices = t->len;
+		}
+	}
+	if (!fields) {		/* no info either */
+		buf_write(t, "", 1);
+		*devices = t->len;
+	}
+	buf_free(&line);
+}
+
+bool irq_info_devices(struct buf *t, const struct kstat_irq *l,
+		      enum export_names names, size_t *devices)
+{
+	t->len = 0;
+	if (names == NAMES_NODE)
+		node_info_devices(t, l, devices);
+	else
+		kstat_info_devices(t, l, devices);
+	buf_write(t, "", 1);
+	return !t->oom;
+}
+
+bool irq_filter_text(struct buf *t, uint32_t irq, const struct kstat_irq *l,
+		     enum export_names names)
+{
+	struct buf f = { 0 };
+	size_t devices;
+	bool ok;
+
+	ok = irq_info_devices(&f, l, names, &devices);
+	t->len = 0;
+	if (ok)
+		buf_printf(t, "%" PRIu32 ";%s;%s", irq, f.p, f.p + devices);
+	buf_write(t, "", 1);
+	buf_free(&f);
+	return ok && !t->oom;
+}
+
+enum { KEEP_UNKNOWN, KEEP_YES, KEEP_NO };
+
+/*
+ * A decision, cached in @keep (by @i, grown as needed: new slots are
+ * KEEP_UNKNOWN) unless it could not be made (out of memory: not served
+ * this time, rather than served while it should not be).
+ */
+static bool keep_cached(uint8_t **keep, size_t *cap, size_t i, int decision)
+{
+	if (decision != KEEP_UNKNOWN &&
+	    (i < *cap || grow_array((void **)keep, cap, i + 1, 1)))
+		(*keep)[i] = decision;
+	return decision == KEEP_YES;
+}
+
+static int keep_decision(const struct meta *m, const struct buf *name)
+{
+	if (name->oom)
+		return KEEP_UNKNOWN;
+	return irq_filter_keeps(m->filter, name->p) ? KEEP_YES : KEEP_NO;
+}
+
+bool irq_kept(struct meta *m, enum export_names names, uint32_t irq)
+{
+	const struct kstat_irq *l;
+	struct buf t = { 0 };
+	int decision;
+
+	if (!m->filter || !m->filter->has_re)
+		return true;
+	if (irq < m->irq_keep_cap && m->irq_keep[irq] != KEEP_UNKNOWN)
+		return m->irq_keep[irq] == KEEP_YES;
+	l = irq_label(&m->labels, irq);
+	if (!l)
+		decision = KEEP_NO;
+	else if (!irq_filter_text(&t, irq, l, names))
+		decision = KEEP_UNKNOWN;
+	else
+		decision = keep_decision(m, &t);
+	buf_free(&t);
+	return keep_cached(&m->irq_keep, &m->irq_keep_cap, irq, decision);
+}
+
+bool arch_kept(struct meta *m, size_t i, const struct kstat_arch *a)
+{
+	struct buf t = { 0 };
+	int decision;
+
+	if (!m->filter || !m->filter->has_re)
+		return true;
+	if (i < m->arch_keep_cap && m->arch_keep[i] != KEEP_UNKNOWN)
+		return m->arch_keep[i] == KEEP_YES;
+	buf_printf(&t, "%s;%s;", a->name ? a->name : "",
+		   a->desc ? a->desc : "");
+	buf_write(&t, "", 1);
+	decision = keep_decision(m, &t);
+	buf_free(&t);
+	return keep_cached(&m->arch_keep, &m->arch_keep_cap, i, decision);
 }
 
 /*

@@ -25,6 +25,7 @@
 #include <libkstat.h>
 
 #include "export-counters.h"
+#include "export-filter.h"
 #include "irqlabels.h"
 
 #define NSEC_PER_SEC	((uint64_t)1000000000)
@@ -59,8 +60,17 @@ struct meta {
 	struct buf set_text;
 	uint32_t *set_off, *set_len;
 	size_t set_cap;
+	/*
+	 * The exporter's IRQ filter (NULL: none) and its decision for each
+	 * IRQ (by number) and arch row (by index), made once per load of
+	 * the labels as the label sets are: KEEP_* below.
+	 */
+	const struct irq_filter *filter;
+	uint8_t *irq_keep, *arch_keep;
+	size_t irq_keep_cap, arch_keep_cap;
 };
 
+/* The labels were loaded again: forget what was made from the old ones. */
 void meta_sets_clear(struct meta *m);
 
 /* "# HELP" and "# TYPE" of a family. */
@@ -102,12 +112,55 @@ enum export_names {
 };
 
 /*
+ * The info and devices labels of an IRQ with labels @l (NULL: not known
+ * yet, both "") as naming @names serves them, unescaped, into @t (emptied
+ * first) as "INFO\0DEVICES\0"; DEVICES at *@devices.  info is the chip;
+ * devices the rest of the /proc/interrupts line, "HWIRQ-FLOW ACTION,
+ * ACTION" (the kstat naming: the flow as irq_type() names it, the "-"
+ * only after a hwirq), or node_exporter's split of that line at white
+ * space (the node naming: "-edge timer" without a hwirq).  Every
+ * renderer's labels and the filter's names come from here.  false: out
+ * of memory.
+ */
+bool irq_info_devices(struct buf *t, const struct kstat_irq *l,
+		      enum export_names names, size_t *devices);
+
+/*
+ * The name the IRQ filter matches, as node_exporter's interrupts
+ * collector builds it from the labels it serves: "TYPE;INFO;DEVICES"
+ * ("25;PCI-MSI;1048576-edge eth0", unescaped), into @t.  false: out of
+ * memory.
+ */
+bool irq_filter_text(struct buf *t, uint32_t irq, const struct kstat_irq *l,
+		     enum export_names names);
+
+/*
+ * Whether IRQ @irq's series are served under naming @names: m->filter's
+ * decision on its name, made once per load of the labels.  With a regex,
+ * an IRQ whose labels are not known is not served: its name would be its
+ * number only, and the decision could change when they come.
+ */
+bool irq_kept(struct meta *m, enum export_names names, uint32_t irq);
+
+/*
+ * The same for the arch row @a, the @i-th of the sample: named
+ * "NAME;DESCRIPTION;" (node_exporter: info the description, devices "").
+ */
+bool arch_kept(struct meta *m, size_t i, const struct kstat_arch *a);
+
+/* Whether a series of value @v is served (--no-zeros: not when 0). */
+static inline bool value_kept(const struct meta *m, uint64_t v)
+{
+	return v || !m->filter || !m->filter->drop_zeros;
+}
+
+/*
  * The data families of @n (a guarded copy: @g holds its per-CPU IRQ counts
  * extended to 64 bits), in the sections it carries.
  */
 void render_kstat(struct buf *b, const struct kstat_sample *n, struct meta *m,
 		  const struct counter_guard *g, bool percpu);
 void render_node(struct buf *b, const struct kstat_sample *n,
-		 const struct meta *m, const struct counter_guard *g);
+		 struct meta *m, const struct counter_guard *g);
 
 #endif /* KSTAT_CLI_EXPORT_RENDER_H */

@@ -62,6 +62,8 @@ static const char export_usage[] =
 	"Usage: kstat export prometheus [ --listen ADDR:PORT ] [ --textfile PATH ]\n"
 	"                               [ --interval TIME ] [ --percpu ]\n"
 	"                               [ --names { kstat | node } ]\n"
+	"                               [ --irq-include REGEX | --irq-exclude REGEX ]\n"
+	"                               [ --no-zeros ]\n"
 	"       kstat export help\n"
 	"\n"
 	"Export the kernel's samples as Prometheus metrics (text format 0.0.4)\n"
@@ -89,6 +91,18 @@ static const char export_usage[] =
 	"                      node_exporter with --no-collector.cpu\n"
 	"                      --no-collector.interrupts --no-collector.stat\n"
 	"                      beside it\n"
+	"Fewer IRQ series (node_exporter's interrupts collector's options, whose\n"
+	"names are aliases; under either naming):\n"
+	"  --irq-include REGEX serve only the IRQs and arch rows whose name\n"
+	"                      \"TYPE;INFO;DEVICES\" (their labels: \"25;PCI-MSI;\n"
+	"                      1048576-edge eth0\", \"LOC;Local timer interrupts;\")\n"
+	"                      REGEX matches (POSIX extended, unanchored);\n"
+	"                      alias: --collector.interrupts.name-include\n"
+	"  --irq-exclude REGEX serve all but those; not with --irq-include;\n"
+	"                      alias: --collector.interrupts.name-exclude\n"
+	"  --no-zeros          no IRQ or arch series whose value is 0 (per CPU\n"
+	"                      where the series are); it appears once nonzero;\n"
+	"                      alias: --no-collector.interrupts.include-zeros\n"
 	"A scrape costs no /proc read and no kernel request: it serves the\n"
 	"latest sample.  It starts without the kstat module, and while the\n"
 	"module is not loaded only the kstat_exporter_* metrics are exported,\n"
@@ -115,6 +129,8 @@ static void meta_free(struct meta *m)
 	buf_free(&m->set_text);
 	free(m->set_off);
 	free(m->set_len);
+	free(m->irq_keep);
+	free(m->arch_keep);
 }
 
 /* ---- one sample's text, shared by every scrape of it ---- */
@@ -192,6 +208,13 @@ static bool body_deflate(struct body *b, uint64_t *deflates)
 
 /* ---- the exporter ---- */
 
+/* An IRQ filter's option: the regex, and the option as it was spelled. */
+struct irq_opt {
+	const char *regex;
+	const char *opt;
+	int len;
+};
+
 struct exporter {
 	struct sample_copy snap;	/* counters as exported (guard) */
 	struct counter_guard guard;
@@ -208,6 +231,8 @@ struct exporter {
 	const char *interval;		/* --interval, or NULL */
 	bool percpu;			/* --percpu */
 	enum export_names names;	/* --names */
+	struct irq_opt include, exclude;	/* --irq-include, --irq-exclude */
+	struct irq_filter filter;	/* theirs and --no-zeros */
 	uint32_t interval_ms;		/* the subscription's */
 	struct kstat_sub_opts sub;
 	uint64_t stale_at_ms;		/* CLOCK_MONOTONIC: no sample since */
@@ -1348,11 +1373,54 @@ static int parse_interval(struct exporter *ex)
 	return EXIT_OK;
 }
 
+/*
+ * --irq-include or --irq-exclude (node_exporter's names for them too, so
+ * that its ARGS carry over): one regex, compiled now, so that a bad one
+ * is a usage error naming it, not a filter that never matches.
+ */
+static int parse_irq_filter(struct exporter *ex)
+{
+	const struct irq_opt *o = ex->exclude.regex ? &ex->exclude : &ex->include;
+	char why[256];
+
+	if (ex->include.regex && ex->exclude.regex)
+		return usage_err("export", "\"%.*s\" and \"%.*s\" exclude each other: give one regex (include keeps only the IRQs it matches, exclude drops them)",
+				 ex->include.len, ex->include.opt,
+				 ex->exclude.len, ex->exclude.opt);
+	ex->meta.filter = &ex->filter;
+	if (!o->regex)
+		return EXIT_OK;
+	if (irq_filter_set(&ex->filter, o->regex, o == &ex->exclude, why,
+			   sizeof(why)))
+		return usage_err("export", "bad %.*s \"%s\": %s (a POSIX extended regex)",
+				 o->len, o->opt, o->regex, why);
+	return EXIT_OK;
+}
+
+/* Whether option @a, of @len before any "=", is @name. */
+static bool opt_is(const char *a, size_t len, const char *name)
+{
+	return strlen(name) == len && !strncmp(a, name, len);
+}
+
+/* --irq-include, --irq-exclude or node_exporter's name: which one @a is. */
+static struct irq_opt *irq_opt(struct exporter *ex, const char *a, size_t len)
+{
+	if (opt_is(a, len, "--irq-include") ||
+	    opt_is(a, len, "--collector.interrupts.name-include"))
+		return &ex->include;
+	if (opt_is(a, len, "--irq-exclude") ||
+	    opt_is(a, len, "--collector.interrupts.name-exclude"))
+		return &ex->exclude;
+	return NULL;
+}
+
 static int parse_args(int argc, char **argv, struct exporter *ex)
 {
+	struct irq_opt *f;
 	const char **dst, *val;
 	bool names_given = false;
-	int i;
+	int i, ret;
 
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i], *eq = strchr(a, '=');
@@ -1376,6 +1444,26 @@ static int parse_args(int argc, char **argv, struct exporter *ex)
 			if (ex->percpu)
 				return usage_err("export", "\"--percpu\" given twice");
 			ex->percpu = true;
+			continue;
+		}
+		if (!strcmp(a, "--no-zeros") ||
+		    !strcmp(a, "--no-collector.interrupts.include-zeros")) {
+			if (ex->filter.drop_zeros)
+				return usage_err("export", "\"%s\" given twice (--no-zeros and --no-collector.interrupts.include-zeros are one option)",
+						 a);
+			ex->filter.drop_zeros = true;
+			continue;
+		}
+		f = irq_opt(ex, a, len);
+		if (f) {
+			val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+			if (f->regex)
+				return usage_err("export", "\"%.*s\" given twice (--irq-%s and --collector.interrupts.name-%s are one option; one regex)",
+						 (int)len, a, f == &ex->include ? "include" : "exclude",
+						 f == &ex->include ? "include" : "exclude");
+			if (!val || !*val)
+				return usage_err("export", "\"%.*s\" needs a value", (int)len, a);
+			*f = (struct irq_opt){ .regex = val, .opt = a, .len = (int)len };
 			continue;
 		}
 		/* node_exporter's name for it, so that its ARGS carry over */
@@ -1402,6 +1490,9 @@ static int parse_args(int argc, char **argv, struct exporter *ex)
 		return usage_err("export", "give --listen ADDR:PORT, --textfile PATH or both");
 	if (ex->percpu && ex->names == NAMES_NODE)
 		return usage_err("export", "\"--percpu\" is kstat_interrupts_cpu_total's: --names node is per CPU already");
+	ret = parse_irq_filter(ex);
+	if (ret != EXIT_OK)
+		return ret;
 	return parse_interval(ex);
 }
 
@@ -1450,6 +1541,7 @@ static void export_cleanup(struct exporter *ex)
 	sample_copy_free(&ex->snap);
 	guard_free(&ex->guard);
 	meta_free(&ex->meta);
+	irq_filter_free(&ex->filter);
 	buf_free(&ex->file);
 }
 

@@ -10,7 +10,8 @@
  * without a count left out, arch rows per CPU (ERR, one count for all
  * CPUs, left out; HYP left out while zero), node_softirqs_total by
  * node_exporter's vector names and node_softirqs_functions_total per CPU
- * by the kernel's.
+ * by the kernel's; filtered by an include regex with zeros dropped, only
+ * the matching rows' nonzero series.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -94,6 +95,8 @@ int main(void)
 	};
 	struct counter_guard g = { .cpu_span = 2 };
 	struct meta m = { .loaded = true };
+	struct irq_filter f = { 0 };
+	char err[128];
 	struct buf b = { 0 };
 	char *line, *save;
 	int nr = 0;
@@ -162,6 +165,33 @@ int main(void)
 		}
 	/* IRQs 0 1 4 9, NMI and LOC, on 2 CPUs */
 	CHECK(nr == 12, "%d node_interrupts_total series (want 12)", nr);
+
+	/*
+	 * node_exporter's --collector.interrupts.name-include and
+	 * --no-collector.interrupts.include-zeros: only i8042 and LOC, and
+	 * of those only the CPUs whose count is not 0.
+	 */
+	CHECK(!irq_filter_set(&f, "i8042|^LOC;", false, err, sizeof(err)),
+	      "include compiles");
+	f.drop_zeros = true;
+	m.filter = &f;
+	b.len = 0;
+	render_node(&b, &d.s, &m, &g);
+	buf_write(&b, "", 1);
+	CHECK(!b.oom, "rendered, filtered");
+	if (b.oom)
+		return unit_exit();
+	has(b.p, "node_interrupts_total{cpu=\"0\",devices=\"1-edge i8042\",info=\"IO-APIC\",type=\"1\"} 5\n");
+	has(b.p, "node_interrupts_total{cpu=\"0\",devices=\"\",info=\"Local timer interrupts\",type=\"LOC\"} 10\n");
+	lacks(b.p, "cpu=\"1\",devices=\"1-edge i8042\"");
+	lacks(b.p, "type=\"0\"");
+	lacks(b.p, "type=\"4\"");
+	lacks(b.p, "type=\"9\"");
+	lacks(b.p, "type=\"NMI\"");
+	has(b.p, "node_intr_total 44\n");
+	irq_filter_free(&f);
+	free(m.irq_keep);
+	free(m.arch_keep);
 	buf_free(&b);
 	guard_free(&g);
 	return unit_exit();
